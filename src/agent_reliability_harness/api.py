@@ -1,0 +1,162 @@
+"""The Python API and the validation pipeline: load -> adapt -> parse -> evaluate -> report.
+
+Everything the CLI does is available here for use inside a test suite:
+
+    policy = load_policy("policy.json")
+    run = validate_paths(["traces/"], policy)
+    assert run.ok, run.to_dict()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any, BinaryIO
+
+from . import adapters
+from .engine import Evaluator
+from .errors import InputError, PolicyError, TraceError
+from .io import Document, Failure, decode_bytes, decode_json, display_path, iter_documents
+from .models.policy import Policy, parse_policy
+from .models.report import InputFailure, RunReport, SummaryBuilder, TraceReport
+from .models.trace import Trace, parse_trace
+from .render import json_
+from .render.base import RenderOptions
+from .scoring import DEFAULT_FAIL_UNDER
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedTrace:
+    """A parsed trace and where it was read."""
+
+    trace: Trace
+    source_path: str | None = None
+    source_line: int | None = None
+
+
+def load_policy(path: str) -> Policy:
+    """Read and compile a policy file; PolicyError (with the path) if it is invalid."""
+    name = display_path(path)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise PolicyError(f"invalid policy {name}: cannot read: {exc.strerror or exc}") from None
+    try:
+        value = decode_json(decode_bytes(data))
+        return parse_policy(value)
+    except (InputError, PolicyError) as exc:
+        raise PolicyError(f"invalid policy {name}: {exc}") from None
+
+
+def policy_from_dict(data: Any) -> Policy:
+    """Compile a policy given as a decoded JSON object."""
+    return parse_policy(data)
+
+
+def _name_hint(source_path: str) -> str:
+    return PurePath(source_path).stem or "trace"
+
+
+def iter_traces(
+    paths: Iterable[str],
+    fmt: str = adapters.AUTO,
+    stdin: BinaryIO | None = None,
+) -> Iterator[LoadedTrace | InputFailure]:
+    """Every trace of the inputs, in input order, with an InputFailure for each bad one."""
+    for document in iter_documents(paths, stdin=stdin):
+        if isinstance(document, Failure):
+            yield InputFailure(document.source_path, document.message, line=document.line)
+            continue
+        yield from _document_traces(document, fmt)
+
+
+def _document_traces(document: Document, fmt: str) -> Iterator[LoadedTrace | InputFailure]:
+    path = document.source_path
+    try:
+        candidates = adapters.to_canonical(document.value, fmt, _name_hint(path))
+    except InputError as exc:
+        yield InputFailure(path, str(exc), line=document.line)
+        return
+    many = isinstance(document.value, list)
+    for index, candidate in enumerate(candidates):
+        try:
+            trace = parse_trace(candidate)
+        except TraceError as exc:
+            yield InputFailure(path, str(exc), line=document.line, index=index if many else None)
+            continue
+        yield LoadedTrace(trace, path, document.start_line if not many else None)
+
+
+def evaluate_stream(
+    items: Iterable[LoadedTrace | InputFailure], evaluator: Evaluator
+) -> Iterator[TraceReport | InputFailure]:
+    """Evaluate traces as they arrive; failures pass through in place."""
+    for item in items:
+        if isinstance(item, InputFailure):
+            yield item
+        else:
+            yield evaluator.evaluate(item.trace, item.source_path, item.source_line)
+
+
+def collect(policy: Policy, results: Iterable[TraceReport | InputFailure]) -> RunReport:
+    """Gather a stream of results into a RunReport (input order kept)."""
+    reports: list[TraceReport] = []
+    failures: list[InputFailure] = []
+    builder = SummaryBuilder()
+    for item in results:
+        if isinstance(item, InputFailure):
+            failures.append(item)
+        else:
+            reports.append(item)
+            builder.add(item)
+    return RunReport(policy.policy_id, tuple(reports), tuple(failures), builder.build())
+
+
+def validate_paths(
+    paths: Iterable[str],
+    policy: Policy,
+    fail_under: float = DEFAULT_FAIL_UNDER,
+    fmt: str = adapters.AUTO,
+    stdin: BinaryIO | None = None,
+) -> RunReport:
+    """Validate every trace in files, directories, JSONL files or stdin (`-`)."""
+    evaluator = Evaluator(policy, fail_under)
+    return collect(policy, evaluate_stream(iter_traces(paths, fmt, stdin), evaluator))
+
+
+def load_traces(paths: Iterable[str], fmt: str = adapters.AUTO) -> list[Trace]:
+    """Parse every trace of the inputs; raises InputError at the first bad one."""
+    traces: list[Trace] = []
+    for item in iter_traces(paths, fmt):
+        if isinstance(item, InputFailure):
+            raise InputError(f"{item.location()}: {item.message}")
+        traces.append(item.trace)
+    return traces
+
+
+def validate(
+    traces: Iterable[Trace | dict[str, Any]],
+    policy: Policy | dict[str, Any],
+    fail_under: float = DEFAULT_FAIL_UNDER,
+) -> RunReport:
+    """Validate traces given as Trace objects or canonical dicts (parsed here)."""
+    compiled = policy if isinstance(policy, Policy) else parse_policy(policy)
+    evaluator = Evaluator(compiled, fail_under)
+    items = (LoadedTrace(t if isinstance(t, Trace) else parse_trace(t)) for t in traces)
+    return collect(compiled, evaluate_stream(items, evaluator))
+
+
+def validate_trace(
+    trace: Trace | dict[str, Any],
+    policy: Policy | dict[str, Any],
+    fail_under: float = DEFAULT_FAIL_UNDER,
+) -> TraceReport:
+    """Validate one trace; returns its TraceReport."""
+    return validate([trace], policy, fail_under).reports[0]
+
+
+def report_json(run: RunReport) -> str:
+    """The JSON report (baseline format) as text: fixed key order, indent 2, newline."""
+    return json_.render_run(run, RenderOptions())

@@ -1,0 +1,89 @@
+"""Evaluation: one compiled policy, many traces; each trace -> one TraceReport.
+
+The Evaluator selects the rules that apply to the policy once; per trace it
+builds TraceFacts once, runs those rules, stamps registry metadata on their
+hits, sorts the findings and scores the trace.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .models.common import Category
+from .models.policy import Policy
+from .models.report import Finding, TraceReport
+from .models.trace import Trace
+from .rules import Rule, RuleContext, RuleResult, TraceFacts, all_rules
+from .rules.facts import json_number
+from .scoring import DEFAULT_FAIL_UNDER, category_scores, passes, round_score, trace_score
+
+
+class Evaluator:
+    """A policy compiled for evaluation; reuse it for every trace of a run."""
+
+    def __init__(self, policy: Policy, fail_under: float = DEFAULT_FAIL_UNDER) -> None:
+        if not 0 <= fail_under <= 100:
+            raise ValueError(f"fail_under must be between 0 and 100 (got {fail_under})")
+        self.policy = policy
+        self.fail_under = fail_under
+        self._rules: tuple[tuple[Rule, object], ...] = tuple(
+            (r, r.effective_severity(policy)) for r in all_rules() if r.applies(policy)
+        )
+
+    def evaluate(
+        self,
+        trace: Trace,
+        source_path: str | None = None,
+        source_line: int | None = None,
+        step_lines: tuple[int, ...] = (),
+    ) -> TraceReport:
+        """Run every applicable rule over one trace and score it."""
+        facts = TraceFacts(trace)
+        ctx = RuleContext(trace, self.policy, facts)
+        steps = trace.steps
+        findings: list[Finding] = []
+        results: dict[Category, list[RuleResult]] = defaultdict(list)
+        for rule, severity in self._rules:
+            result = rule.check(ctx)
+            results[rule.category].append(result)
+            for hit in result.hits:
+                index = hit.step_index
+                findings.append(
+                    Finding(
+                        rule_id=rule.rule_id,
+                        severity=severity,  # type: ignore[arg-type]
+                        category=rule.category.value,
+                        message=hit.message,
+                        step_id=None if index is None else steps[index].step_id,
+                        expected=hit.expected,
+                        observed=hit.observed,
+                        remediation=rule.remediation,
+                        step_index=index,
+                    )
+                )
+        findings.sort(key=Finding.sort_key)
+        scores = category_scores(self.policy, facts, results, findings)
+        score = round_score(trace_score(scores))
+        coverage = facts.citation_coverage
+        return TraceReport(
+            trace_id=trace.trace_id,
+            agent_name=trace.agent_name,
+            workflow=trace.workflow,
+            policy_id=self.policy.policy_id,
+            score=score,
+            passed=passes(findings, score, self.fail_under),
+            total_latency_ms=json_number(facts.latency_total),
+            total_cost_usd=json_number(facts.cost_total),
+            total_tokens=facts.token_total,
+            citation_coverage=None if coverage is None else round(coverage, 4),
+            source_path=source_path,
+            findings=tuple(findings),
+            category_scores={c.value: round_score(s) for c, s in scores.items()},
+            source_line=source_line,
+            step_lines=step_lines,
+        )
+
+
+def evaluate(trace: Trace, policy: Policy, fail_under: float = DEFAULT_FAIL_UNDER) -> TraceReport:
+    """Evaluate one trace against a policy (compiles the rule selection each call)."""
+    return Evaluator(policy, fail_under).evaluate(trace)

@@ -1,0 +1,205 @@
+"""Report model: findings, per-trace reports and the run report, with their JSON shape.
+
+The JSON form is the contract of reports-and-compare.md and doubles as the
+baseline format; `to_dict` fixes the key order so output is byte-stable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .common import Category, Severity
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One rule violation (or lint note) anchored at a step or at the whole trace."""
+
+    rule_id: str | None
+    severity: Severity
+    category: str
+    message: str
+    step_id: str | None = None
+    expected: Any = None
+    observed: Any = None
+    remediation: str | None = None
+    # Position of the anchoring step in the trace; not serialised (step ids may repeat).
+    step_index: int | None = None
+
+    def sort_key(self) -> tuple[int, str, int, str]:
+        position = -1 if self.step_index is None else self.step_index
+        return (self.severity.rank, self.rule_id or "", position, self.message)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "rule_id": self.rule_id,
+            "severity": self.severity.value,
+            "category": self.category,
+            "message": self.message,
+            "step_id": self.step_id,
+        }
+        if self.expected is not None:
+            out["expected"] = self.expected
+        if self.observed is not None:
+            out["observed"] = self.observed
+        if self.remediation is not None:
+            out["remediation"] = self.remediation
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class TraceReport:
+    """The verdict on one trace."""
+
+    trace_id: str
+    agent_name: str
+    workflow: str
+    policy_id: str
+    score: float
+    passed: bool
+    total_latency_ms: float | int | None
+    total_cost_usd: float | int | None
+    total_tokens: int | None
+    citation_coverage: float | None
+    source_path: str | None
+    findings: tuple[Finding, ...]
+    category_scores: dict[str, float] = field(default_factory=dict)
+    # Where the trace object starts in its file (1-based), and where each step does;
+    # used by location-aware renderers (SARIF). Not part of the JSON report.
+    source_line: int | None = None
+    step_lines: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "trace_id": self.trace_id,
+            "agent_name": self.agent_name,
+            "workflow": self.workflow,
+            "policy_id": self.policy_id,
+            "score": self.score,
+            "passed": self.passed,
+            "total_latency_ms": self.total_latency_ms,
+            "total_cost_usd": self.total_cost_usd,
+            "total_tokens": self.total_tokens,
+            "citation_coverage": self.citation_coverage,
+            "source_path": self.source_path,
+            "category_scores": dict(self.category_scores),
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+    def error_count(self) -> int:
+        return sum(1 for f in self.findings if f.severity is Severity.ERROR)
+
+
+@dataclass(frozen=True, slots=True)
+class InputFailure:
+    """An input (file, JSONL line, array element) that could not be turned into a trace."""
+
+    source_path: str
+    message: str
+    line: int | None = None
+    index: int | None = None
+
+    def location(self) -> str:
+        """`path`, `path:line` or `path: [index]`, as printed on stderr."""
+        if self.line is not None:
+            return f"{self.source_path}:{self.line}"
+        if self.index is not None:
+            return f"{self.source_path}: [{self.index}]"
+        return self.source_path
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source_path": self.source_path,
+            "line": self.line,
+            "index": self.index,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    total_traces: int = 0
+    passed_traces: int = 0
+    failed_traces: int = 0
+    average_score: float = 0.0
+    findings_by_severity: dict[str, int] = field(default_factory=dict)
+    findings_by_category: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "total_traces": self.total_traces,
+            "passed_traces": self.passed_traces,
+            "failed_traces": self.failed_traces,
+            "average_score": self.average_score,
+            "findings_by_severity": dict(self.findings_by_severity),
+            "findings_by_category": dict(self.findings_by_category),
+        }
+
+
+class SummaryBuilder:
+    """Aggregates trace reports as they arrive, so a run never has to hold them all."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.passed = 0
+        self._score_sum = 0.0
+        self._severity = {s.value: 0 for s in Severity}
+        self._category = {c.value: 0 for c in Category}
+
+    def add(self, report: TraceReport) -> None:
+        self.total += 1
+        self.passed += report.passed
+        self._score_sum += report.score
+        for finding in report.findings:
+            self._severity[finding.severity.value] = (
+                self._severity.get(finding.severity.value, 0) + 1
+            )
+            self._category[finding.category] = self._category.get(finding.category, 0) + 1
+
+    def build(self) -> Summary:
+        average = round(self._score_sum / self.total, 2) if self.total else 0.0
+        return Summary(
+            total_traces=self.total,
+            passed_traces=self.passed,
+            failed_traces=self.total - self.passed,
+            average_score=average,
+            findings_by_severity=dict(self._severity),
+            findings_by_category=dict(self._category),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class RunReport:
+    """Everything one `arh validate` run produced."""
+
+    policy_id: str
+    reports: tuple[TraceReport, ...]
+    input_errors: tuple[InputFailure, ...] = ()
+    summary: Summary = field(default_factory=Summary)
+
+    @classmethod
+    def build(
+        cls,
+        policy_id: str,
+        reports: tuple[TraceReport, ...],
+        input_errors: tuple[InputFailure, ...] = (),
+    ) -> RunReport:
+        builder = SummaryBuilder()
+        for report in reports:
+            builder.add(report)
+        return cls(policy_id, reports, input_errors, builder.build())
+
+    @property
+    def ok(self) -> bool:
+        """True when every trace passed and every input was readable."""
+        return not self.input_errors and self.summary.failed_traces == 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": "1",
+            "policy_id": self.policy_id,
+            "summary": self.summary.to_dict(),
+            "reports": [r.to_dict() for r in self.reports],
+            "input_errors": [e.to_dict() for e in self.input_errors],
+        }

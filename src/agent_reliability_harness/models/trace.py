@@ -1,0 +1,228 @@
+"""Canonical trace model (TRACE-SPEC.md, schema version 1) and its parser.
+
+Parsing is pure and complete: a trace that parses is safe for every rule, and
+a trace that does not raises TraceError naming the step and field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import TraceError
+from .common import (
+    Status,
+    StepType,
+    check_schema_version,
+    finite_non_negative,
+    non_negative_int,
+    type_name,
+)
+
+_STEP_TYPES = {"tool_call": StepType.TOOL_CALL, "model_response": StepType.MODEL_RESPONSE}
+_STATUSES = {"ok": Status.OK, "error": Status.ERROR}
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a trace: a tool call or a model response."""
+
+    step_id: str
+    type: StepType
+    tool_name: str | None = None
+    arguments: dict[str, Any] | None = None
+    text: str | None = None
+    citations: tuple[Any, ...] = ()
+    latency_ms: float | None = None
+    cost_usd: float | None = None
+    requires_grounding: bool = False
+    output: Any = None
+    status: Status = Status.OK
+    error: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_tool_call(self) -> bool:
+        return self.type is StepType.TOOL_CALL
+
+    @property
+    def is_model_response(self) -> bool:
+        return self.type is StepType.MODEL_RESPONSE
+
+    @classmethod
+    def from_dict(cls, data: Any, index: int = 0) -> Step:
+        """Parse one step; `index` is its position, used in error messages."""
+        return _parse_step(data, index)
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """A recorded agent run: identity labels plus execution-ordered steps."""
+
+    trace_id: str
+    agent_name: str
+    workflow: str
+    steps: tuple[Step, ...]
+    schema_version: str = "1"
+    source: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Trace:
+        """Parse a canonical trace object; raises TraceError with a precise location."""
+        return parse_trace(data)
+
+
+def _fail(where: str, message: str) -> TraceError:
+    return TraceError(f"{where}{message}")
+
+
+def _step_where(step_id: object, index: int) -> str:
+    if isinstance(step_id, str):
+        return f"step '{step_id}' (steps[{index}]): "
+    return f"step steps[{index}]: "
+
+
+def _opt_str(d: dict[str, Any], key: str, where: str) -> str | None:
+    value = d.get(key)
+    if value is None or isinstance(value, str):
+        return value
+    raise _fail(where, f"field '{key}' must be a string or null (got {type_name(value)})")
+
+
+def _opt_dict(d: dict[str, Any], key: str, where: str) -> dict[str, Any] | None:
+    value = d.get(key)
+    if value is None or isinstance(value, dict):
+        return value
+    raise _fail(where, f"field '{key}' must be an object or null (got {type_name(value)})")
+
+
+def _opt_number(d: dict[str, Any], key: str, where: str) -> float | None:
+    value = d.get(key)
+    if value is None:
+        return None
+    try:
+        return finite_non_negative(value)
+    except ValueError as exc:
+        raise _fail(where, f"field '{key}' {exc}") from None
+
+
+def _opt_tokens(d: dict[str, Any], key: str, where: str) -> int | None:
+    value = d.get(key)
+    if value is None:
+        return None
+    try:
+        return non_negative_int(value)
+    except ValueError as exc:
+        raise _fail(where, f"field '{key}' {exc}") from None
+
+
+def _parse_step(data: Any, index: int) -> Step:
+    if not isinstance(data, dict):
+        raise _fail(f"step steps[{index}]: ", f"must be an object (got {type_name(data)})")
+    step_id = data.get("step_id")
+    where = _step_where(step_id, index)
+    if step_id is None:
+        raise _fail(where, "field 'step_id' is required")
+    if not isinstance(step_id, str):
+        raise _fail(where, f"field 'step_id' must be a string (got {type_name(step_id)})")
+    raw_type = data.get("type")
+    if raw_type is None:
+        raise _fail(where, "field 'type' is required")
+    step_type = _STEP_TYPES.get(raw_type) if isinstance(raw_type, str) else None
+    if step_type is None:
+        raise _fail(
+            where,
+            f"field 'type' must be 'tool_call' or 'model_response' (got {_show(raw_type)})",
+        )
+    error = _opt_str(data, "error", where)
+    raw_status = data.get("status")
+    if raw_status is None:
+        status = Status.ERROR if error else Status.OK
+    else:
+        found = _STATUSES.get(raw_status) if isinstance(raw_status, str) else None
+        if found is None:
+            raise _fail(where, f"field 'status' must be 'ok' or 'error' (got {_show(raw_status)})")
+        status = found
+    raw_citations = data.get("citations")
+    if raw_citations is None:
+        citations: tuple[Any, ...] = ()
+    elif isinstance(raw_citations, list):
+        citations = tuple(raw_citations)
+    else:
+        raise _fail(where, f"field 'citations' must be an array (got {type_name(raw_citations)})")
+    grounding = data.get("requires_grounding")
+    if grounding is None:
+        grounding = False
+    elif not isinstance(grounding, bool):
+        raise _fail(
+            where, f"field 'requires_grounding' must be a boolean (got {type_name(grounding)})"
+        )
+    metadata = _opt_dict(data, "metadata", where)
+    return Step(
+        step_id=step_id,
+        type=step_type,
+        tool_name=_opt_str(data, "tool_name", where),
+        arguments=_opt_dict(data, "arguments", where),
+        text=_opt_str(data, "text", where),
+        citations=citations,
+        latency_ms=_opt_number(data, "latency_ms", where),
+        cost_usd=_opt_number(data, "cost_usd", where),
+        requires_grounding=grounding,
+        output=data.get("output"),
+        status=status,
+        error=error,
+        input_tokens=_opt_tokens(data, "input_tokens", where),
+        output_tokens=_opt_tokens(data, "output_tokens", where),
+        metadata={} if metadata is None else metadata,
+    )
+
+
+def _show(value: object) -> str:
+    if isinstance(value, str):
+        return repr(value) if len(value) <= 40 else repr(value[:40] + "...")
+    return type_name(value)
+
+
+def _req_str(data: dict[str, Any], key: str) -> str:
+    value = data.get(key)
+    if value is None:
+        raise TraceError(f"field '{key}' is required")
+    if not isinstance(value, str):
+        raise TraceError(f"field '{key}' must be a string (got {type_name(value)})")
+    return value
+
+
+def parse_trace(data: Any) -> Trace:
+    """Parse a canonical trace object (a dict decoded from JSON)."""
+    if not isinstance(data, dict):
+        raise TraceError(f"a trace must be a JSON object (got {type_name(data)})")
+    try:
+        schema_version = check_schema_version(data.get("schema_version"), "trace")
+    except ValueError as exc:
+        raise TraceError(str(exc)) from None
+    trace_id = _req_str(data, "trace_id")
+    try:
+        agent_name = _req_str(data, "agent_name")
+        workflow = _req_str(data, "workflow")
+        raw_steps = data.get("steps")
+        if raw_steps is None:
+            raise TraceError("field 'steps' is required")
+        if not isinstance(raw_steps, list):
+            raise TraceError(f"field 'steps' must be an array (got {type_name(raw_steps)})")
+        source = _opt_str(data, "source", "")
+        metadata = _opt_dict(data, "metadata", "")
+        steps = tuple([_parse_step(s, i) for i, s in enumerate(raw_steps)])
+    except TraceError as exc:
+        raise TraceError(f"trace '{trace_id}': {exc}") from None
+    return Trace(
+        trace_id=trace_id,
+        agent_name=agent_name,
+        workflow=workflow,
+        steps=steps,
+        schema_version=schema_version,
+        source=source,
+        metadata={} if metadata is None else metadata,
+    )

@@ -1,0 +1,102 @@
+"""Linear-time regular expressions (RE2) for policy patterns.
+
+Policy patterns run over untrusted trace text, so a backtracking engine could
+be made to hang; RE2 guarantees time linear in the text. This module is the
+only place that touches the `re2` binding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import re2
+
+_ESCAPED_Z_END = "\\Z"
+
+
+def _translate(pattern: str) -> str:
+    r"""Map the one common Python-only escape, ``\Z`` (end of text), to RE2's ``\z``."""
+    if _ESCAPED_Z_END not in pattern:
+        return pattern
+    out: list[str] = []
+    i = 0
+    while i < len(pattern):
+        ch = pattern[i]
+        if ch == "\\" and i + 1 < len(pattern):
+            nxt = pattern[i + 1]
+            out.append("\\z" if nxt == "Z" else ch + nxt)
+            i += 2
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _options(case_sensitive: bool) -> Any:
+    options = re2.Options()
+    options.log_errors = False
+    options.case_sensitive = case_sensitive
+    return options
+
+
+def _error_text(exc: Exception) -> str:
+    detail = exc.args[0] if exc.args else str(exc)
+    if isinstance(detail, bytes):
+        detail = detail.decode("utf-8", "replace")
+    return str(detail)
+
+
+def check_pattern(pattern: str, case_sensitive: bool = True) -> Any:
+    """Compile one pattern or raise ValueError with RE2's reason."""
+    try:
+        return re2.compile(_translate(pattern), _options(case_sensitive))
+    except Exception as exc:  # the binding raises re2.error, a bare Exception subclass
+        raise ValueError(
+            f"is not a valid regular expression ({_error_text(exc)}); ARH uses the "
+            "linear-time RE2 syntax, without look-around or back-references"
+        ) from None
+
+
+class FullMatcher:
+    """Case-sensitive whole-string match, for argument `pattern` constraints."""
+
+    __slots__ = ("_regex", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._regex = check_pattern(pattern, case_sensitive=True)
+
+    def fullmatch(self, text: str) -> bool:
+        return self._regex.fullmatch(text) is not None
+
+
+class PatternSet:
+    """Case-insensitive search for many patterns in one pass over a text."""
+
+    __slots__ = ("_set", "patterns")
+
+    def __init__(self, patterns: Sequence[str]) -> None:
+        self.patterns = tuple(patterns)
+        for pattern in self.patterns:
+            check_pattern(pattern, case_sensitive=False)
+        self._set: Any = None
+        if self.patterns:
+            regex_set = re2.Set.SearchSet(_options(case_sensitive=False))
+            for pattern in self.patterns:
+                regex_set.Add(_translate(pattern))
+            regex_set.Compile()
+            self._set = regex_set
+
+    def __bool__(self) -> bool:
+        return bool(self.patterns)
+
+    def matches(self, text: str) -> list[int]:
+        """Indices of the patterns that match somewhere in `text`, ascending."""
+        if self._set is None:
+            return []
+        found: list[int] | None = self._set.Match(text)
+        if not found:
+            return []
+        found.sort()
+        return found

@@ -1,0 +1,26 @@
+"""The renderer declaration: a pure function from a report model to text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    """What a renderer may know besides the report: never a clock or the environment."""
+
+    tool_version: str = "0"
+    color: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Renderer:
+    """`kind` is "run" (a RunReport) or "compare" (a Comparison)."""
+
+    name: str
+    suffix: str
+    kind: str
+    description: str
+    render: Callable[[Any, RenderOptions], str]

@@ -1,0 +1,32 @@
+"""The rule registry: every rule, imported in the fixed order of the contract's categories."""
+
+from __future__ import annotations
+
+from ..models.common import Category
+from . import budget, completion, flow, grounding, safety, schema, sequence  # noqa: F401
+from .base import REGISTRY, RETIRED_IDS, Hit, Rule, RuleContext, RuleResult
+from .facts import TraceFacts
+
+
+def all_rules() -> tuple[Rule, ...]:
+    """Every rule, in the contract's category order, then by ID."""
+    order = {category: position for position, category in enumerate(Category)}
+    return tuple(sorted(REGISTRY.values(), key=lambda r: (order[r.category], r.rule_id)))
+
+
+def get_rule(rule_id: str) -> Rule:
+    """The rule with this ID; KeyError if there is none."""
+    return REGISTRY[rule_id]
+
+
+__all__ = [
+    "REGISTRY",
+    "RETIRED_IDS",
+    "Hit",
+    "Rule",
+    "RuleContext",
+    "RuleResult",
+    "TraceFacts",
+    "all_rules",
+    "get_rule",
+]

@@ -1,0 +1,62 @@
+"""ARH-CMP-*: whether the run ended with an answer, within its step limit."""
+
+from __future__ import annotations
+
+from ..models.common import Category, Severity, Status
+from .base import Hit, RuleContext, RuleResult, rule
+
+COMPLETION = Category.COMPLETION
+
+
+@rule(
+    "ARH-CMP-001",
+    COMPLETION,
+    Severity.ERROR,
+    title="No final response",
+    remediation="End every run with a successful model_response that answers the user.",
+    applies=lambda p: p.completion.require_final_response,
+)
+def no_final_response(ctx: RuleContext) -> RuleResult:
+    result = RuleResult(checks=1)
+    steps = ctx.facts.steps
+    if not steps:
+        result.failed = 1
+        result.hits.append(Hit(None, "trace has no steps, so no final response"))
+        return result
+    last = steps[-1]
+    problem = None
+    if not last.is_model_response:
+        problem = f"last step is a {last.type.value}, not a model_response"
+    elif last.status is not Status.OK:
+        problem = "last step is a model_response with status error"
+    elif not (last.text or "").strip():
+        problem = "last step is a model_response with blank text"
+    if problem is not None:
+        result.failed = 1
+        result.hits.append(Hit(len(steps) - 1, problem))
+    return result
+
+
+@rule(
+    "ARH-CMP-002",
+    COMPLETION,
+    Severity.ERROR,
+    title="Too many steps",
+    remediation="Make the agent finish in fewer steps (planning, loop guards), or raise max_steps.",
+    applies=lambda p: p.completion.max_steps is not None,
+)
+def too_many_steps(ctx: RuleContext) -> RuleResult:
+    limit = ctx.policy.completion.max_steps
+    assert limit is not None
+    result = RuleResult(checks=1)
+    if len(ctx.facts.steps) > limit:
+        result.failed = 1
+        result.hits.append(
+            Hit(
+                None,
+                f"trace has {len(ctx.facts.steps)} steps (max_steps {limit})",
+                expected=limit,
+                observed=len(ctx.facts.steps),
+            )
+        )
+    return result

@@ -1,0 +1,111 @@
+"""ARH-GRD-*: citations on model responses that must be grounded."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..models.common import Category, Severity
+from ..models.policy import Policy
+from .base import Hit, RuleContext, RuleResult, rule
+
+GROUNDING = Category.GROUNDING
+
+
+def _grd001_severity(policy: Policy) -> Severity:
+    return Severity.ERROR if policy.grounding.require_citations else Severity.WARNING
+
+
+@rule(
+    "ARH-GRD-001",
+    GROUNDING,
+    Severity.ERROR,
+    title="Grounded response has no citations",
+    remediation="Attach the sources the response relies on as citations.",
+    severity_for=_grd001_severity,
+    severity_note="error when grounding.require_citations is true, else warning",
+)
+def missing_citations(ctx: RuleContext) -> RuleResult:
+    result = RuleResult()
+    steps = ctx.facts.steps
+    for index in ctx.facts.grounded:
+        if not steps[index].citations:
+            result.hits.append(Hit(index, "response requires grounding but has no citations"))
+    return result
+
+
+@rule(
+    "ARH-GRD-002",
+    GROUNDING,
+    Severity.ERROR,
+    title="Citation coverage below minimum",
+    remediation="Cite sources on more of the grounded responses, or lower min_citation_coverage.",
+    applies=lambda p: bool(p.grounding.min_citation_coverage),
+)
+def low_coverage(ctx: RuleContext) -> RuleResult:
+    minimum = ctx.policy.grounding.min_citation_coverage
+    coverage = ctx.facts.citation_coverage
+    result = RuleResult()
+    if coverage is not None and minimum is not None and coverage < minimum:
+        cited, grounded = ctx.facts.cited_grounded, len(ctx.facts.grounded)
+        result.hits.append(
+            Hit(
+                None,
+                f"citation coverage {cited}/{grounded} ({round(coverage, 4)}) is below "
+                f"min_citation_coverage {minimum}",
+                expected=minimum,
+                observed=round(coverage, 4),
+            )
+        )
+    return result
+
+
+def valid_url(url: Any) -> bool:
+    """A string with an http or https scheme and a host."""
+    if not isinstance(url, str):
+        return False
+    try:
+        parts = urlsplit(url.strip())
+        host = parts.hostname
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(host)
+
+
+def citation_problem(citation: Any) -> str | None:
+    """Why a citation is unusable, or None when it is fine."""
+    if not isinstance(citation, dict):
+        return "is not an object"
+    url = citation.get("url")
+    if url is not None:
+        return None if valid_url(url) else "has a url that is not an http(s) URL with a host"
+    source = citation.get("source")
+    if isinstance(source, str) and source.strip():
+        return None
+    return "has neither a url nor a non-blank source"
+
+
+@rule(
+    "ARH-GRD-003",
+    GROUNDING,
+    Severity.ERROR,
+    title="Citation is not valid",
+    remediation="Give each citation an http(s) url with a host, or a non-blank source.",
+    applies=lambda p: p.grounding.require_valid_citation_urls,
+)
+def invalid_citation(ctx: RuleContext) -> RuleResult:
+    result = RuleResult()
+    steps = ctx.facts.steps
+    for index in ctx.facts.grounded:
+        for position, citation in enumerate(steps[index].citations):
+            problem = citation_problem(citation)
+            if problem is not None:
+                shown = citation.get("url") if isinstance(citation, dict) else citation
+                result.hits.append(
+                    Hit(
+                        index,
+                        f"citation [{position}] {problem}",
+                        observed=shown if isinstance(shown, str | int | float) else None,
+                    )
+                )
+    return result
