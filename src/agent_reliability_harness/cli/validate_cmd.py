@@ -11,7 +11,7 @@ from ..api import collect, evaluate_stream, iter_traces, load_policy
 from ..engine import Evaluator
 from ..errors import PolicyError
 from ..models.report import InputFailure, TraceReport
-from ..render import RENDERERS, RenderOptions, file_renderers
+from ..render import RenderOptions, file_renderers, get_renderer
 from ..scoring import DEFAULT_FAIL_UNDER
 from .common import EXIT_INPUT, EXIT_OK, Streams, score_arg, write_text
 
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     report = collect(policy, reported(stream))
     options = RenderOptions(tool_version=__version__, color=io.color())
     if not args.quiet:
-        io.out.write(RENDERERS["console"].render(report, options))
+        io.out.write(get_renderer("run", "console").render(report, options))
     if not report.reports and not report.input_errors:
         io.warn("no traces found in the given paths")
     written = True

@@ -1,16 +1,29 @@
-"""RENDERERS: output formats by name. A new format is one module plus one entry here."""
+"""RENDERERS: output formats by kind ("run" or "compare") and name.
+
+A new format is one module plus one entry here; the CLI builds its
+`--<name>-out` flags from this registry.
+"""
 
 from __future__ import annotations
 
 from . import console, json_
 from .base import Renderer, RenderOptions
 
-RENDERERS: dict[str, Renderer] = {r.name: r for r in (console.RENDERER, json_.RENDERER)}
+_ALL: tuple[Renderer, ...] = (console.RENDERER, json_.RENDERER)
+
+RENDERERS: dict[str, dict[str, Renderer]] = {}
+for _renderer in _ALL:
+    RENDERERS.setdefault(_renderer.kind, {})[_renderer.name] = _renderer
+
+
+def get_renderer(kind: str, name: str) -> Renderer:
+    """The renderer of this kind and name; KeyError if there is none."""
+    return RENDERERS[kind][name]
 
 
 def file_renderers(kind: str) -> tuple[Renderer, ...]:
     """Renderers of a kind that write files (`--<name>-out`), in registry order."""
-    return tuple(r for r in RENDERERS.values() if r.kind == kind and r.name != "console")
+    return tuple(r for r in RENDERERS.get(kind, {}).values() if r.name != "console")
 
 
-__all__ = ["RENDERERS", "RenderOptions", "Renderer", "file_renderers"]
+__all__ = ["RENDERERS", "RenderOptions", "Renderer", "file_renderers", "get_renderer"]
