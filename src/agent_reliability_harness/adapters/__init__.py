@@ -1,21 +1,54 @@
 """Adapters registry: recorded formats -> canonical trace objects.
 
 ADAPTERS is ordered; `auto` detection tries them in that order and the first
-match wins, so more specific formats come first.
+match wins, so more specific formats come first (see docs/adapters.md).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import AdapterError
-from . import canonical
+from . import (
+    anthropic_messages,
+    canonical,
+    cohere_chat,
+    google_genai,
+    openai_agents,
+    openai_chat,
+    openai_responses,
+    otel_genai,
+)
 from .base import Adapter
 
-ADAPTERS: tuple[Adapter, ...] = (canonical.ADAPTER,)
+# Order is data. Span exports (OTLP, Agents SDK) and Gemini `parts` have unique keys.
+# Anthropic precedes the Responses API because both use `type: "message"`; Cohere precedes
+# OpenAI Chat because Cohere v2 shares OpenAI's wire shape (tool_calls, role "tool") and is
+# recognised only by what OpenAI never sends (tool_plan, documents, billed_units).
+ADAPTERS: tuple[Adapter, ...] = (
+    canonical.ADAPTER,
+    otel_genai.ADAPTER,
+    openai_agents.ADAPTER,
+    google_genai.ADAPTER,
+    anthropic_messages.ADAPTER,
+    openai_responses.ADAPTER,
+    cohere_chat.ADAPTER,
+    openai_chat.ADAPTER,
+)
 BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
 AUTO = "auto"
 FORMAT_CHOICES: tuple[str, ...] = (AUTO, *BY_NAME)
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Labels set by the user (`--trace-id`, `--agent-name`, `--workflow`); None keeps the
+    transcript's (or the file name's)."""
+
+    trace_id: str | None = None
+    agent_name: str | None = None
+    workflow: str | None = None
 
 
 def detect(value: Any) -> Adapter:
@@ -24,27 +57,47 @@ def detect(value: Any) -> Adapter:
         if adapter.detect(value):
             return adapter
     raise AdapterError(
-        "unrecognised input format; expected one of: "
+        "cannot tell the input format (no format-specific field found; a conversation of "
+        "plain text messages looks the same in several formats); pass --format with one of: "
         + ", ".join(BY_NAME)
-        + " (pass --format to choose)"
     )
 
 
-def to_canonical(value: Any, fmt: str = AUTO, name_hint: str = "trace") -> list[Any]:
+def to_canonical(
+    value: Any, fmt: str = AUTO, name_hint: str = "trace", identity: Identity | None = None
+) -> list[Any]:
     """Canonical trace objects held by a decoded document in format `fmt` (or detected)."""
     if fmt == AUTO:
         # A canonical trace (or a list that holds any) is never mistaken for a transcript;
         # malformed canonical traces still reach the parser for a precise error.
-        if value == [] or _canonical_shaped(value):
-            return canonical.convert(value, name_hint)
-        adapter = detect(value)
+        shaped = value == [] or _canonical_shaped(value)
+        adapter = canonical.ADAPTER if shaped else detect(value)
     else:
-        adapter = BY_NAME.get(fmt)  # type: ignore[assignment]
-        if adapter is None:
+        found = BY_NAME.get(fmt)
+        if found is None:
             raise AdapterError(
                 f"unknown format '{fmt}'; expected one of: " + ", ".join(FORMAT_CHOICES)
             )
-    return adapter.convert(value, name_hint)
+        adapter = found
+    traces = adapter.convert(value, name_hint)
+    return _relabel(traces, identity) if identity else traces
+
+
+def _relabel(traces: list[Any], identity: Identity) -> list[Any]:
+    """Apply user labels; several traces from one file get `<trace-id>-<n>` to stay unique."""
+    relabelled: list[Any] = []
+    for number, original in enumerate(traces, start=1):
+        trace = dict(original) if isinstance(original, dict) else original
+        if isinstance(trace, dict):
+            if identity.trace_id is not None:
+                many = len(traces) > 1
+                trace["trace_id"] = f"{identity.trace_id}-{number}" if many else identity.trace_id
+            if identity.agent_name is not None:
+                trace["agent_name"] = identity.agent_name
+            if identity.workflow is not None:
+                trace["workflow"] = identity.workflow
+        relabelled.append(trace)
+    return relabelled
 
 
 _CANONICAL_KEYS = ("trace_id", "steps", "agent_name", "workflow")
@@ -56,4 +109,13 @@ def _canonical_shaped(value: Any) -> bool:
     return any(isinstance(v, dict) and any(k in v for k in _CANONICAL_KEYS) for v in items)
 
 
-__all__ = ["ADAPTERS", "AUTO", "BY_NAME", "FORMAT_CHOICES", "Adapter", "detect", "to_canonical"]
+__all__ = [
+    "ADAPTERS",
+    "AUTO",
+    "BY_NAME",
+    "FORMAT_CHOICES",
+    "Adapter",
+    "Identity",
+    "detect",
+    "to_canonical",
+]

@@ -1,0 +1,189 @@
+"""The "openai-agents" format: the OpenAI Agents SDK tracing export (trace and span objects).
+
+One canonical trace per exported trace. Spans map in start order: function ->
+tool call, generation/response -> model step (its own usage); the rest are notes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ._common import TraceBuilder, arr, fail, obj, opt_count, opt_obj, opt_str, text_parts
+from .base import Adapter
+
+NAME = "openai-agents"
+_OBJECTS = ("trace", "trace.span")
+
+
+def _items(value: Any) -> list[Any] | None:
+    if isinstance(value, dict) and isinstance(value.get("data"), list):
+        return list(value["data"])
+    if isinstance(value, dict) and value.get("object") in _OBJECTS:
+        return [value]
+    return value if isinstance(value, list) else None
+
+
+def detect(value: Any) -> bool:
+    """An export payload (`{"data": [...]}`) or an array of items whose `object` is
+    "trace" or "trace.span"."""
+    items = _items(value)
+    return bool(items) and any(
+        isinstance(i, dict) and i.get("object") in _OBJECTS for i in (items or [])[:1000]
+    )
+
+
+def convert(value: Any, name_hint: str) -> list[Any]:
+    items = _items(value)
+    if items is None:
+        raise fail(
+            "$", 'expected an export payload {"data": [...]} or an array of traces and spans'
+        )
+    traces: dict[str, dict[str, Any]] = {}
+    spans: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for index, raw in enumerate(items):
+        at = f"data[{index}]"
+        item = obj(raw, at)
+        kind = item.get("object")
+        key = opt_str(item, "id" if kind == "trace" else "trace_id", at) or ""
+        if kind == "trace":
+            traces.setdefault(key, item)
+        elif kind == "trace.span":
+            spans.setdefault(key, [])
+            traces.setdefault(key, {})
+            spans[key].append((at, item))
+        else:
+            traces.setdefault("", {})
+            spans.setdefault("", []).append((at, item))
+    multi = len(traces) > 1
+    return [
+        _trace(key, head, spans.get(key, []), f"{name_hint}-{n}" if multi else name_hint)
+        for n, (key, head) in enumerate(traces.items(), start=1)
+    ]
+
+
+def _trace(
+    key: str, head: dict[str, Any], spans: list[tuple[str, dict[str, Any]]], hint: str
+) -> dict[str, Any]:
+    b = TraceBuilder(NAME, hint, trace_id=key or None)
+    b.workflow = opt_str(head, "workflow_name", "trace")
+    if isinstance(head.get("group_id"), str):
+        b.metadata["group_id"] = head["group_id"]
+    if isinstance(head.get("metadata"), dict):
+        b.metadata["trace_metadata"] = head["metadata"]
+    ordered = sorted(enumerate(spans), key=lambda p: (str(p[1][1].get("started_at") or ""), p[0]))
+    agents: list[str] = []
+    for _, (at, span) in ordered:
+        if span.get("object") != "trace.span":
+            b.note(at, "item that is neither a trace nor a span", span)
+            continue
+        data = obj(span.get("span_data"), f"{at}.span_data")
+        kind = data.get("type")
+        if kind == "agent":
+            name = opt_str(data, "name", f"{at}.span_data")
+            if name and name not in agents:
+                agents.append(name)
+        elif kind == "function":
+            _function(b, span, data, at)
+        elif kind in ("generation", "response"):
+            _model(b, span, data, at)
+        else:
+            b.note(at, f"{kind or 'untyped'} span is not a step", data)
+        if kind != "function" and span.get("error") is not None:
+            b.note(f"{at}.error", f"{kind} span recorded an error", span["error"])
+    if agents:
+        b.agent_name = agents[0]
+        b.metadata["agents"] = agents
+    return b.build()
+
+
+def _latency(b: TraceBuilder, span: dict[str, Any], at: str) -> float | None:
+    start, end = span.get("started_at"), span.get("ended_at")
+    if not isinstance(start, str) or not isinstance(end, str):
+        return None
+    try:
+        delta = datetime.fromisoformat(end) - datetime.fromisoformat(start)
+    except (ValueError, TypeError):
+        b.note(at, "span timestamps are not ISO 8601", {"started_at": start, "ended_at": end})
+        return None
+    millis = delta.total_seconds() * 1000
+    if millis < 0:
+        b.note(at, "span ends before it starts", {"started_at": start, "ended_at": end})
+        return None
+    return round(millis, 3)
+
+
+def _function(b: TraceBuilder, span: dict[str, Any], data: dict[str, Any], at: str) -> None:
+    where = f"{at}.span_data"
+    span_id = opt_str(span, "id", at)
+    index = b.call(span_id, opt_str(data, "name", where), data.get("input"), f"{where}.input")
+    step = b.steps[index]
+    step["output"] = data.get("output")
+    error = _error(span.get("error"))
+    step["status"] = "error" if error is not None else "ok"
+    if error is not None:
+        step["error"] = error
+    latency = _latency(b, span, at)
+    if latency is not None:
+        step["latency_ms"] = latency
+
+
+def _error(raw: Any) -> str | None:
+    if raw is None:
+        return None
+    if isinstance(raw, dict):
+        message = raw.get("message")
+        if isinstance(message, str) and message:
+            return message
+    return str(raw)
+
+
+def _model(b: TraceBuilder, span: dict[str, Any], data: dict[str, Any], at: str) -> None:
+    where = f"{at}.span_data"
+    meta = {
+        "model": opt_str(data, "model", where),
+        "response_id": opt_str(data, "response_id", where),
+    }
+    text: str | None = None
+    if data.get("type") == "generation":
+        texts = [
+            _message_text(b, m, f"{where}.output[{i}]") for i, m in enumerate(_outputs(data, where))
+        ]
+        joined = "\n".join(t for t in texts if t)
+        text = joined or None
+    else:
+        b.note(at, "response spans carry no response text")
+    index = b.text(text, at, **meta)
+    usage = opt_obj(data, "usage", where)
+    b.tokens(
+        index,
+        opt_count(usage, "input_tokens", f"{where}.usage"),
+        opt_count(usage, "output_tokens", f"{where}.usage"),
+        at,
+    )
+    latency = _latency(b, span, at)
+    if latency is not None:
+        b.steps[index]["latency_ms"] = latency
+
+
+def _outputs(data: dict[str, Any], where: str) -> list[Any]:
+    output = data.get("output")
+    if output is None:
+        return []
+    return arr(output, f"{where}.output")
+
+
+def _message_text(b: TraceBuilder, raw: Any, at: str) -> str | None:
+    message = obj(raw, at)
+    content = message.get("content")
+    if isinstance(content, list):
+        return text_parts(content, f"{at}.content", ("text", "output_text"), b)
+    return content if isinstance(content, str) else None
+
+
+ADAPTER = Adapter(
+    name=NAME,
+    description="OpenAI Agents SDK tracing export (trace and span objects)",
+    detect=detect,
+    convert=convert,
+)

@@ -1,0 +1,232 @@
+"""The "otel-genai" format: OTLP/JSON spans (resourceSpans -> scopeSpans -> spans) that follow
+the OpenTelemetry GenAI semantic conventions, pinned to revision v1.44.0.
+
+One canonical trace per traceId; spans map in start-time order.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ._common import TraceBuilder, add_counts, arr, fail, obj, opt_count, opt_str
+from .base import Adapter
+
+NAME = "otel-genai"
+SEMCONV_VERSION = "1.44.0"
+_MODEL_OPS = frozenset({"chat", "generate_content", "text_completion"})
+_AGENT_OPS = frozenset({"invoke_agent", "create_agent"})
+_STATUS_ERROR = (2, "STATUS_CODE_ERROR")
+
+
+def detect(value: Any) -> bool:
+    """An object with `resourceSpans` (the OTLP/JSON export request the Collector's file
+    exporter writes)."""
+    return isinstance(value, dict) and isinstance(value.get("resourceSpans"), list)
+
+
+def _any_value(raw: Any) -> Any:
+    """Decode an OTLP/JSON AnyValue (64-bit integers arrive as strings)."""
+    if not isinstance(raw, dict):
+        return None
+    if "stringValue" in raw:
+        return raw["stringValue"]
+    if "boolValue" in raw:
+        return raw["boolValue"]
+    if "intValue" in raw:
+        value = raw["intValue"]
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            return value
+    if "doubleValue" in raw:
+        return raw["doubleValue"]
+    if "arrayValue" in raw and isinstance(raw["arrayValue"], dict):
+        values = raw["arrayValue"].get("values")
+        return [_any_value(v) for v in values] if isinstance(values, list) else []
+    if "kvlistValue" in raw and isinstance(raw["kvlistValue"], dict):
+        return _attributes(raw["kvlistValue"].get("values"))
+    return raw.get("bytesValue")
+
+
+def _attributes(raw: Any) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for entry in raw if isinstance(raw, list) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("key"), str):
+            found[entry["key"]] = _any_value(entry.get("value"))
+    return found
+
+
+def convert(value: Any, name_hint: str) -> list[Any]:
+    root = obj(value, "$")
+    grouped: dict[str, list[tuple[str, dict[str, Any], dict[str, Any]]]] = {}
+    for r, raw_rs in enumerate(arr(root.get("resourceSpans"), "resourceSpans")):
+        at_r = f"resourceSpans[{r}]"
+        resource_spans = obj(raw_rs, at_r)
+        resource = _attributes(
+            (resource_spans.get("resource") or {}).get("attributes")
+            if isinstance(resource_spans.get("resource"), dict)
+            else None
+        )
+        for s, scope in enumerate(
+            arr(resource_spans.get("scopeSpans") or [], f"{at_r}.scopeSpans")
+        ):
+            at_s = f"{at_r}.scopeSpans[{s}]"
+            for n, raw in enumerate(arr(obj(scope, at_s).get("spans") or [], f"{at_s}.spans")):
+                at = f"{at_s}.spans[{n}]"
+                span = obj(raw, at)
+                trace_id = opt_str(span, "traceId", at) or ""
+                grouped.setdefault(trace_id, []).append((at, span, resource))
+    multi = len(grouped) > 1
+    return [
+        _trace(key, spans, f"{name_hint}-{i}" if multi else name_hint)
+        for i, (key, spans) in enumerate(grouped.items(), start=1)
+    ]
+
+
+def _nanos(span: dict[str, Any], key: str, at: str) -> int | None:
+    raw = span.get(key)
+    if raw is None:
+        return None
+    try:
+        value = int(raw)
+    except (TypeError, ValueError):
+        raise fail(
+            f"{at}.{key}", f"expected nanoseconds since the epoch (got {raw!r:.40})"
+        ) from None
+    if value < 0:
+        raise fail(f"{at}.{key}", "expected nanoseconds >= 0")
+    return value
+
+
+def _trace(
+    key: str, spans: list[tuple[str, dict[str, Any], dict[str, Any]]], hint: str
+) -> dict[str, Any]:
+    b = TraceBuilder(NAME, hint, trace_id=key or None)
+    b.metadata["semconv"] = SEMCONV_VERSION
+    timed = [
+        (_nanos(s, "startTimeUnixNano", at) or 0, i, at, s, res)
+        for i, (at, s, res) in enumerate(spans)
+    ]
+    for _, _, at, span, resource in sorted(timed, key=lambda t: (t[0], t[1])):
+        attrs = _attributes(span.get("attributes"))
+        if "service.name" in resource and "service" not in b.metadata:
+            b.metadata["service"] = resource["service.name"]
+        op = attrs.get("gen_ai.operation.name")
+        if op == "execute_tool":
+            _tool(b, span, attrs, at)
+        elif op in _MODEL_OPS:
+            _model(b, span, attrs, at)
+        elif op in _AGENT_OPS:
+            name = attrs.get("gen_ai.agent.name")
+            if isinstance(name, str) and b.agent_name is None:
+                b.agent_name = name
+        else:
+            b.note(
+                at,
+                "span without a mapped gen_ai.operation.name is not a step",
+                {"name": span.get("name"), "operation": op},
+            )
+        workflow = attrs.get("gen_ai.workflow.name")
+        if isinstance(workflow, str) and b.workflow is None:
+            b.workflow = workflow
+        conversation = attrs.get("gen_ai.conversation.id")
+        if isinstance(conversation, str):
+            b.metadata.setdefault("conversation_id", conversation)
+    return b.build()
+
+
+def _latency(span: dict[str, Any], at: str) -> float | None:
+    start, end = _nanos(span, "startTimeUnixNano", at), _nanos(span, "endTimeUnixNano", at)
+    if start is None or end is None or end < start or start == 0:
+        return None
+    return (end - start) / 1_000_000
+
+
+def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str) -> None:
+    call_id = attrs.get("gen_ai.tool.call.id")
+    if not isinstance(call_id, str) or not call_id:
+        call_id = opt_str(span, "spanId", at)
+    name = attrs.get("gen_ai.tool.name")
+    index = b.call(
+        call_id,
+        name if isinstance(name, str) else None,
+        attrs.get("gen_ai.tool.call.arguments"),
+        f"{at}.attributes[gen_ai.tool.call.arguments]",
+    )
+    step = b.steps[index]
+    step["output"] = attrs.get("gen_ai.tool.call.result")
+    raw_status = span.get("status")
+    status: dict[str, Any] = raw_status if isinstance(raw_status, dict) else {}
+    if status.get("code") in _STATUS_ERROR:
+        step["status"] = "error"
+        message = status.get("message")
+        error_type = attrs.get("error.type")
+        step["error"] = (
+            message if isinstance(message, str) and message else str(error_type or "error")
+        )
+    else:
+        step["status"] = "ok"
+    latency = _latency(span, at)
+    if latency is not None:
+        step["latency_ms"] = latency
+
+
+def _model(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str) -> None:
+    model = attrs.get("gen_ai.response.model") or attrs.get("gen_ai.request.model")
+    raw = attrs.get("gen_ai.output.messages")
+    text: str | None = None
+    if raw is None:
+        b.note(at, "model span without gen_ai.output.messages (content capture off)")
+    else:
+        text = _output_text(b, raw, f"{at}.attributes[gen_ai.output.messages]")
+    index = b.text(
+        text,
+        at,
+        model=model if isinstance(model, str) else None,
+        response_id=attrs.get("gen_ai.response.id"),
+    )
+    usage = {k: attrs.get(k) for k in ("gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens")}
+    where = f"{at}.attributes"
+    b.tokens(
+        index,
+        opt_count(usage, "gen_ai.usage.input_tokens", where),
+        add_counts(opt_count(usage, "gen_ai.usage.output_tokens", where)),
+        at,
+    )
+    latency = _latency(span, at)
+    if latency is not None:
+        b.steps[index]["latency_ms"] = latency
+
+
+def _output_text(b: TraceBuilder, raw: Any, at: str) -> str | None:
+    """Text parts of the output messages (a JSON string, or structured)."""
+    messages = raw
+    if isinstance(raw, str):
+        try:
+            messages = json.loads(raw)
+        except (ValueError, RecursionError):
+            b.note(at, "gen_ai.output.messages is not valid JSON", raw)
+            return None
+    if not isinstance(messages, list):
+        b.note(at, "gen_ai.output.messages is not an array", messages)
+        return None
+    texts: list[str] = []
+    for m, message in enumerate(messages):
+        parts = message.get("parts") if isinstance(message, dict) else None
+        for p, part in enumerate(parts if isinstance(parts, list) else []):
+            if not isinstance(part, dict):
+                continue
+            if part.get("type") == "text" and isinstance(part.get("content"), str):
+                texts.append(part["content"])
+            elif part.get("type") != "tool_call":
+                b.note(f"{at}[{m}].parts[{p}]", "output part that is not text", part)
+    return "\n".join(texts) or None
+
+
+ADAPTER = Adapter(
+    name=NAME,
+    description=f"OpenTelemetry GenAI spans as OTLP/JSON (semantic conventions v{SEMCONV_VERSION})",
+    detect=detect,
+    convert=convert,
+)
