@@ -55,31 +55,38 @@ def policy_from_dict(data: Any) -> Policy:
     return parse_policy(data)
 
 
-def _name_hint(source_path: str) -> str:
-    return PurePath(source_path).stem or "trace"
+def name_hint(source_path: str, line: int | None = None) -> str:
+    """Transcripts without their own ids are named after the file (and JSONL line)."""
+    stem = PurePath(source_path).stem or "trace"
+    return stem if line is None else f"{stem}-{line}"
 
 
 def iter_traces(
     paths: Iterable[str],
     fmt: str = adapters.AUTO,
     stdin: BinaryIO | None = None,
+    identity: adapters.Identity | None = None,
 ) -> Iterator[LoadedTrace | InputFailure]:
-    """Every trace of the inputs, in input order, with an InputFailure for each bad one."""
+    """Every trace of the inputs, in input order, with an InputFailure for each bad one.
+    `identity` overrides the trace labels (`--trace-id`, `--agent-name`, `--workflow`)."""
     for document in iter_documents(paths, stdin=stdin):
         if isinstance(document, Failure):
             yield InputFailure(document.source_path, document.message, line=document.line)
             continue
-        yield from _document_traces(document, fmt)
+        yield from _document_traces(document, fmt, identity)
 
 
-def _document_traces(document: Document, fmt: str) -> Iterator[LoadedTrace | InputFailure]:
+def _document_traces(
+    document: Document, fmt: str, identity: adapters.Identity | None = None
+) -> Iterator[LoadedTrace | InputFailure]:
     path = document.source_path
     try:
-        candidates = adapters.to_canonical(document.value, fmt, _name_hint(path))
+        hint = name_hint(path, document.line)
+        candidates = adapters.to_canonical(document.value, fmt, hint, identity)
     except InputError as exc:
         yield InputFailure(path, str(exc), line=document.line)
         return
-    many = isinstance(document.value, list)
+    many = len(candidates) > 1 or isinstance(document.value, list)
     for index, candidate in enumerate(candidates):
         try:
             trace = parse_trace(candidate)

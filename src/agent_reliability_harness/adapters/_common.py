@@ -82,8 +82,11 @@ def add_counts(*values: int | None) -> int | None:
     return sum(present) if present else None
 
 
-def text_parts(parts: list[Any], at: str, kinds: tuple[str, ...], builder: TraceBuilder) -> str:
-    """Join the text of typed parts ({"type": kind, "text": ...}); notes any other part."""
+def text_parts(
+    parts: list[Any], at: str, kinds: tuple[str, ...], builder: TraceBuilder, joiner: str = ""
+) -> str:
+    """Join the text of typed parts ({"type": kind, "text": ...}); notes any other part.
+    Model text parts are fragments of one message (joined as is); tool outputs use "\n"."""
     texts: list[str] = []
     for index, part in enumerate(parts):
         where = f"{at}[{index}]"
@@ -93,7 +96,7 @@ def text_parts(parts: list[Any], at: str, kinds: tuple[str, ...], builder: Trace
             texts.append(opt_str(part, "text", where) or "")
         else:
             builder.note(where, "content part that is not text", part)
-    return "\n".join(texts)
+    return joiner.join(texts)
 
 
 @dataclass

@@ -28,7 +28,7 @@ _MARKER_BLOCKS = frozenset(
 
 
 def _is_marker(item: dict[str, Any]) -> bool:
-    if item.get("type") == "message" and "stop_reason" in item:
+    if item.get("type") == "message" and ("stop_reason" in item or "usage" in item):
         return True
     content = item.get("content")
     if not isinstance(content, list) or "tool_calls" in item:
@@ -37,7 +37,7 @@ def _is_marker(item: dict[str, Any]) -> bool:
 
 
 def detect(value: Any) -> bool:
-    """Message dumps (`type: message` with `stop_reason`) or messages whose content has
+    """Message dumps (`type: message` with `stop_reason` or `usage`) or messages whose content has
     tool_use, tool_result, thinking or server_tool_use blocks."""
     return any_item(value, CONTAINERS, _is_marker)
 

@@ -115,7 +115,7 @@ def _tool_content(b: TraceBuilder, item: dict[str, Any], at: str) -> Any:
     if not isinstance(content, list):
         return content
     if all(isinstance(c, dict) and c.get("type") == "text" for c in content):
-        return text_parts(content, f"{at}.content", _TEXT_KINDS, b)
+        return text_parts(content, f"{at}.content", _TEXT_KINDS, b, "\n")
     if all(isinstance(c, dict) and c.get("type") == "document" for c in content):
         data = [
             (c.get("document") or {}).get("data") if isinstance(c.get("document"), dict) else None

@@ -149,7 +149,7 @@ def _model(b: TraceBuilder, span: dict[str, Any], data: dict[str, Any], at: str)
         texts = [
             _message_text(b, m, f"{where}.output[{i}]") for i, m in enumerate(_outputs(data, where))
         ]
-        joined = "\n".join(t for t in texts if t)
+        joined = "".join(t for t in texts if t)
         text = joined or None
     else:
         b.note(at, "response spans carry no response text")

@@ -130,7 +130,7 @@ def _content(b: TraceBuilder, message: dict[str, Any], at: str) -> Any:
     content = message.get("content")
     if isinstance(content, list):
         if all(isinstance(p, dict) and p.get("type") in _TEXT_KINDS for p in content):
-            return text_parts(content, f"{at}.content", _TEXT_KINDS, b)
+            return text_parts(content, f"{at}.content", _TEXT_KINDS, b, "\n")
         return content
     return content
 

@@ -154,7 +154,7 @@ def _output(b: TraceBuilder, output: Any, at: str) -> Any:
     if isinstance(output, list) and all(
         isinstance(p, dict) and p.get("type") in _TEXT_KINDS for p in output
     ):
-        return text_parts(output, at, _TEXT_KINDS, b)
+        return text_parts(output, at, _TEXT_KINDS, b, "\n")
     return output
 
 

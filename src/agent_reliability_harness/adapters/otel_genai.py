@@ -221,7 +221,7 @@ def _output_text(b: TraceBuilder, raw: Any, at: str) -> str | None:
                 texts.append(part["content"])
             elif part.get("type") != "tool_call":
                 b.note(f"{at}[{m}].parts[{p}]", "output part that is not text", part)
-    return "\n".join(texts) or None
+    return "".join(texts) or None
 
 
 ADAPTER = Adapter(

@@ -8,6 +8,8 @@ import sys
 from dataclasses import dataclass
 from typing import BinaryIO, TextIO
 
+from ..adapters import Identity
+
 EXIT_OK = 0
 EXIT_INPUT = 1  # a trace failed, the gate failed, or an input was invalid
 EXIT_USAGE = 2
@@ -57,3 +59,21 @@ def score_arg(value: str) -> float:
     if not 0 <= number <= 100:
         raise argparse.ArgumentTypeError(f"must be between 0 and 100 (got {value})")
     return number
+
+
+def add_identity_args(parser: argparse.ArgumentParser) -> None:
+    """`--trace-id`, `--agent-name`, `--workflow`: labels for converted transcripts."""
+    group = parser.add_argument_group("trace labels (override what the input records)")
+    group.add_argument(
+        "--trace-id", metavar="ID", help="trace id (with several traces: ID-1, ID-2, ...)"
+    )
+    group.add_argument("--agent-name", metavar="NAME", help="agent name")
+    group.add_argument("--workflow", metavar="NAME", help="workflow label")
+
+
+def identity_from(args: argparse.Namespace) -> Identity | None:
+    """The labels given on the command line, or None when none was."""
+    labels = (args.trace_id, args.agent_name, args.workflow)
+    if all(label is None for label in labels):
+        return None
+    return Identity(*labels)

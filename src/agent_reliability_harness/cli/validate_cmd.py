@@ -13,7 +13,15 @@ from ..errors import PolicyError
 from ..models.report import InputFailure, TraceReport
 from ..render import RenderOptions, file_renderers, get_renderer
 from ..scoring import DEFAULT_FAIL_UNDER
-from .common import EXIT_INPUT, EXIT_OK, Streams, score_arg, write_text
+from .common import (
+    EXIT_INPUT,
+    EXIT_OK,
+    Streams,
+    add_identity_args,
+    identity_from,
+    score_arg,
+    write_text,
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -43,6 +51,7 @@ def add_parser(subparsers: Any) -> None:
             help=f"write the {renderer.description} to FILE",
         )
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    add_identity_args(parser)
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.set_defaults(handler=run)
 
@@ -61,7 +70,9 @@ def run(args: argparse.Namespace, io: Streams) -> int:
                 io.error(f"{item.location()}: {item.message}")
             yield item
 
-    stream = evaluate_stream(iter_traces(args.paths, args.format, io.stdin), evaluator)
+    stream = evaluate_stream(
+        iter_traces(args.paths, args.format, io.stdin, identity_from(args)), evaluator
+    )
     report = collect(policy, reported(stream))
     options = RenderOptions(tool_version=__version__, color=io.color())
     if not args.quiet:
