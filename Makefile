@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,test-adapters]'
 	touch $@
 
 setup: $(VENV)/.installed

@@ -60,11 +60,13 @@ def build_all() -> dict[str, str]:
     for fmt, render in RENDERERS.items():
         cases = [(s.name, render(s)) for s in SCENARIOS if supports(fmt, s)]
         cases += sdk_extras.EXTRAS[fmt]()
-        for name, value in cases:
-            value = json.loads(json.dumps(value))  # exactly what a reader of the file gets
+        for name, built in cases:
+            value = json.loads(json.dumps(built))  # exactly what a reader of the file gets
             files[f"fixtures/{fmt}/{name}.json"] = dumps(value)
             converted = to_canonical(value, fmt, name)
-            files[f"expected/{fmt}/{name}.json"] = dumps(converted[0] if len(converted) == 1 else converted)
+            files[f"expected/{fmt}/{name}.json"] = dumps(
+                converted[0] if len(converted) == 1 else converted
+            )
     return files
 
 

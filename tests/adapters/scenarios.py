@@ -64,7 +64,11 @@ CLEAN = Scenario(
     "clean",
     "Please refund order ORD-1042.",
     (
-        Turn(("Let me look up the order.",), (Call("call_lookup1", "lookup_order", LOOKUP),), (120, 18)),
+        Turn(
+            ("Let me look up the order.",),
+            (Call("call_lookup1", "lookup_order", LOOKUP),),
+            (120, 18),
+        ),
         (Result("call_lookup1", "lookup_order", ORDER),),
         Turn((), (Call("call_refund1", "issue_refund", REFUND),), (180, 22)),
         (Result("call_refund1", "issue_refund", {"refund_id": "RF-77", "status": "issued"}),),
@@ -78,7 +82,11 @@ RETRY = Scenario(
     (
         Turn((), (Call("call_lookup1", "lookup_order", LOOKUP),), (100, 12)),
         (Result("call_lookup1", "lookup_order", "upstream timeout", error="upstream timeout"),),
-        Turn(("The order service timed out; trying again.",), (Call("call_lookup2", "lookup_order", LOOKUP),), (140, 20)),
+        Turn(
+            ("The order service timed out; trying again.",),
+            (Call("call_lookup2", "lookup_order", LOOKUP),),
+            (140, 20),
+        ),
         (Result("call_lookup2", "lookup_order", ORDER),),
         Turn(("Order ORD-1042 was delivered.",), (), (190, 9)),
     ),
@@ -108,7 +116,11 @@ BAD_ARGS = Scenario(
     "bad-args",
     "Search the knowledge base for refunds.",
     (
-        Turn((), (Call("call_kb1", "search_kb", {}, raw_args='{"query": "refunds", top_k: 3'),), (90, 14)),
+        Turn(
+            (),
+            (Call("call_kb1", "search_kb", {}, raw_args='{"query": "refunds", top_k: 3'),),
+            (90, 14),
+        ),
         (Result("call_kb1", "search_kb", "invalid arguments"),),
         Turn(("I could not run the search.",), (), (120, 8)),
     ),
@@ -130,7 +142,11 @@ MULTIPART = Scenario(
     "multipart",
     "Summarise the refund policy.",
     (
-        Turn(("Searching the policy.",), (Call("call_kb1", "search_kb", {"query": "refund policy"}),), (95, 16)),
+        Turn(
+            ("Searching the policy.",),
+            (Call("call_kb1", "search_kb", {"query": "refund policy"}),),
+            (95, 16),
+        ),
         (
             Result(
                 "call_kb1",
@@ -139,7 +155,11 @@ MULTIPART = Scenario(
                 parts=("Refunds within 30 days.", "Shipping is not refunded."),
             ),
         ),
-        Turn(("Refunds are accepted within 30 days. ", "Shipping costs are not refunded."), (), (170, 21)),
+        Turn(
+            ("Refunds are accepted within 30 days. ", "Shipping costs are not refunded."),
+            (),
+            (170, 21),
+        ),
     ),
 )
 

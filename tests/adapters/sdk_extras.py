@@ -3,6 +3,9 @@ and hosted tools, thinking and server tools with citations, document content, ca
 wire form, handoff/guardrail/response spans, foreign spans and several traces per file.
 """
 
+# The SDKs are an optional test extra: import them only when a fixture is built.
+# ruff: noqa: PLC0415
+
 from __future__ import annotations
 
 import json
@@ -19,15 +22,36 @@ def openai_chat() -> list[tuple[str, Any]]:
     from openai.types.chat.chat_completion_message import FunctionCall
 
     legacy = ChatCompletion(
-        id="chatcmpl-legacy", object="chat.completion", created=1_767_000_000, model="gpt-3.5-turbo-0613",
-        choices=[Choice(index=0, finish_reason="function_call", message=ChatCompletionMessage(
-            role="assistant", content=None,
-            function_call=FunctionCall(name="lookup_order", arguments=json.dumps(LOOKUP))))],
+        id="chatcmpl-legacy",
+        object="chat.completion",
+        created=1_767_000_000,
+        model="gpt-3.5-turbo-0613",
+        choices=[
+            Choice(
+                index=0,
+                finish_reason="function_call",
+                message=ChatCompletionMessage(
+                    role="assistant",
+                    content=None,
+                    function_call=FunctionCall(name="lookup_order", arguments=json.dumps(LOOKUP)),
+                ),
+            )
+        ],
     )
     final = ChatCompletion(
-        id="chatcmpl-legacy-2", object="chat.completion", created=1_767_000_001, model="gpt-3.5-turbo-0613",
-        choices=[Choice(index=0, finish_reason="stop", message=ChatCompletionMessage(
-            role="assistant", content=None, refusal="I can't share the customer's address."))],
+        id="chatcmpl-legacy-2",
+        object="chat.completion",
+        created=1_767_000_001,
+        model="gpt-3.5-turbo-0613",
+        choices=[
+            Choice(
+                index=0,
+                finish_reason="stop",
+                message=ChatCompletionMessage(
+                    role="assistant", content=None, refusal="I can't share the customer's address."
+                ),
+            )
+        ],
     )
     body = {
         "model": "gpt-3.5-turbo-0613",
@@ -54,19 +78,46 @@ def openai_responses() -> list[tuple[str, Any]]:
     from openai.types.responses.response_reasoning_item import Summary
 
     response = Response(
-        id="resp_builtin", object="response", created_at=1_767_000_000, model="o4-mini",
-        parallel_tool_calls=True, tool_choice="auto", tools=[], status="completed",
+        id="resp_builtin",
+        object="response",
+        created_at=1_767_000_000,
+        model="o4-mini",
+        parallel_tool_calls=True,
+        tool_choice="auto",
+        tools=[],
+        status="completed",
         output=[
-            ResponseReasoningItem(id="rs_1", type="reasoning", summary=[
-                Summary(type="summary_text", text="Search the web for the policy.")]),
-            ResponseFunctionWebSearch(id="ws_1", type="web_search_call", status="completed",
-                                      action=ActionSearch(type="search", query="acme refund policy")),
-            ResponseOutputMessage(id="msg_1", type="message", role="assistant", status="completed", content=[
-                ResponseOutputText(type="output_text", text="Acme refunds within 30 days.", annotations=[])]),
+            ResponseReasoningItem(
+                id="rs_1",
+                type="reasoning",
+                summary=[Summary(type="summary_text", text="Search the web for the policy.")],
+            ),
+            ResponseFunctionWebSearch(
+                id="ws_1",
+                type="web_search_call",
+                status="completed",
+                action=ActionSearch(type="search", query="acme refund policy"),
+            ),
+            ResponseOutputMessage(
+                id="msg_1",
+                type="message",
+                role="assistant",
+                status="completed",
+                content=[
+                    ResponseOutputText(
+                        type="output_text", text="Acme refunds within 30 days.", annotations=[]
+                    )
+                ],
+            ),
         ],
     )
-    body = {"model": "o4-mini", "input": [{"role": "user", "content": "What is Acme's refund policy?"},
-                                            *response.model_dump(mode="json", exclude_none=True)["output"]]}
+    body = {
+        "model": "o4-mini",
+        "input": [
+            {"role": "user", "content": "What is Acme's refund policy?"},
+            *response.model_dump(mode="json", exclude_none=True)["output"],
+        ],
+    }
     return [("reasoning-builtin", body)]
 
 
@@ -84,26 +135,62 @@ def anthropic_messages() -> list[tuple[str, Any]]:
 
     url = "https://example.com/refunds"
     message = Message(
-        id="msg_server", type="message", role="assistant", model="claude-sonnet-4-5",
-        stop_reason="end_turn", stop_sequence=None,
-        usage=Usage(input_tokens=400, output_tokens=60, cache_read_input_tokens=100,
-                    cache_creation_input_tokens=20),
+        id="msg_server",
+        type="message",
+        role="assistant",
+        model="claude-sonnet-4-5",
+        stop_reason="end_turn",
+        stop_sequence=None,
+        usage=Usage(
+            input_tokens=400,
+            output_tokens=60,
+            cache_read_input_tokens=100,
+            cache_creation_input_tokens=20,
+        ),
         content=[
             ThinkingBlock(type="thinking", thinking="I should search first.", signature="sig"),
-            ServerToolUseBlock(type="server_tool_use", id="srvtoolu_1", name="web_search",
-                               input={"query": "acme refund policy"}),
-            WebSearchToolResultBlock(type="web_search_tool_result", tool_use_id="srvtoolu_1", content=[
-                WebSearchResultBlock(type="web_search_result", title="Refunds", url=url,
-                                     encrypted_content="enc", page_age=None)]),
-            TextBlock(type="text", text="Acme refunds within 30 days.", citations=[
-                CitationsWebSearchResultLocation(type="web_search_result_location", url=url,
-                                                 title="Refunds", cited_text="within 30 days",
-                                                 encrypted_index="idx")]),
+            ServerToolUseBlock(
+                type="server_tool_use",
+                id="srvtoolu_1",
+                name="web_search",
+                input={"query": "acme refund policy"},
+            ),
+            WebSearchToolResultBlock(
+                type="web_search_tool_result",
+                tool_use_id="srvtoolu_1",
+                content=[
+                    WebSearchResultBlock(
+                        type="web_search_result",
+                        title="Refunds",
+                        url=url,
+                        encrypted_content="enc",
+                        page_age=None,
+                    )
+                ],
+            ),
+            TextBlock(
+                type="text",
+                text="Acme refunds within 30 days.",
+                citations=[
+                    CitationsWebSearchResultLocation(
+                        type="web_search_result_location",
+                        url=url,
+                        title="Refunds",
+                        cited_text="within 30 days",
+                        encrypted_index="idx",
+                    )
+                ],
+            ),
         ],
     )
-    body = {"model": "claude-sonnet-4-5", "system": "You are a support agent.",
-            "messages": [{"role": "user", "content": "What is Acme's refund policy?"},
-                         message.model_dump(mode="json")]}
+    body = {
+        "model": "claude-sonnet-4-5",
+        "system": "You are a support agent.",
+        "messages": [
+            {"role": "user", "content": "What is Acme's refund policy?"},
+            message.model_dump(mode="json"),
+        ],
+    }
     return [("thinking-server-tool", body)]
 
 
@@ -111,25 +198,59 @@ def cohere_chat() -> list[tuple[str, Any]]:
     import cohere
 
     response = cohere.V2ChatResponse(
-        id="cohere-cite", finish_reason="COMPLETE",
+        id="cohere-cite",
+        finish_reason="COMPLETE",
         message=cohere.AssistantMessageResponse(
             role="assistant",
-            content=[cohere.TextAssistantMessageResponseContentItem(type="text", text="ORD-1042 was delivered.")],
-            citations=[cohere.Citation(start=10, end=19, text="delivered", sources=[
-                cohere.ToolSource(type="tool", id="call_lookup1:0", tool_output=ORDER)])],
+            content=[
+                cohere.TextAssistantMessageResponseContentItem(
+                    type="text", text="ORD-1042 was delivered."
+                )
+            ],
+            citations=[
+                cohere.Citation(
+                    start=10,
+                    end=19,
+                    text="delivered",
+                    sources=[
+                        cohere.ToolSource(type="tool", id="call_lookup1:0", tool_output=ORDER)
+                    ],
+                )
+            ],
         ),
         usage=cohere.Usage(tokens=cohere.UsageTokens(input_tokens=210, output_tokens=12)),
     )
     plan = cohere.AssistantChatMessageV2(
-        role="assistant", tool_plan="I will look up the order.",
-        tool_calls=[cohere.ToolCallV2(id="call_lookup1", type="function", function=cohere.ToolCallV2Function(
-            name="lookup_order", arguments=json.dumps(LOOKUP)))],
+        role="assistant",
+        tool_plan="I will look up the order.",
+        tool_calls=[
+            cohere.ToolCallV2(
+                id="call_lookup1",
+                type="function",
+                function=cohere.ToolCallV2Function(
+                    name="lookup_order", arguments=json.dumps(LOOKUP)
+                ),
+            )
+        ],
     )
-    result = cohere.ToolChatMessageV2(role="tool", tool_call_id="call_lookup1", content=[
-        cohere.DocumentToolContent(type="document", document=cohere.Document(data=ORDER, id="doc-0"))])
-    body = {"model": "command-a-03-2025", "messages": [
-        {"role": "user", "content": "Where is ORD-1042?"}, plan.model_dump(mode="json"),
-        result.model_dump(mode="json"), response.model_dump(mode="json")]}
+    result = cohere.ToolChatMessageV2(
+        role="tool",
+        tool_call_id="call_lookup1",
+        content=[
+            cohere.DocumentToolContent(
+                type="document", document=cohere.Document(data=ORDER, id="doc-0")
+            )
+        ],
+    )
+    body = {
+        "model": "command-a-03-2025",
+        "messages": [
+            {"role": "user", "content": "Where is ORD-1042?"},
+            plan.model_dump(mode="json"),
+            result.model_dump(mode="json"),
+            response.model_dump(mode="json"),
+        ],
+    }
     return [("documents-citations", body)]
 
 
@@ -137,19 +258,43 @@ def google_genai() -> list[tuple[str, Any]]:
     from google.genai import types as g
 
     response = g.GenerateContentResponse(
-        response_id="gemini-camel", model_version="gemini-2.5-pro",
-        candidates=[g.Candidate(index=0, finish_reason=g.FinishReason.STOP, content=g.Content(role="model", parts=[
-            g.Part(text="Consider the order first.", thought=True),
-            g.Part(function_call=g.FunctionCall(name="lookup_order", args=LOOKUP)),
-        ]))],
+        response_id="gemini-camel",
+        model_version="gemini-2.5-pro",
+        candidates=[
+            g.Candidate(
+                index=0,
+                finish_reason=g.FinishReason.STOP,
+                content=g.Content(
+                    role="model",
+                    parts=[
+                        g.Part(text="Consider the order first.", thought=True),
+                        g.Part(function_call=g.FunctionCall(name="lookup_order", args=LOOKUP)),
+                    ],
+                ),
+            )
+        ],
         usage_metadata=g.GenerateContentResponseUsageMetadata(
-            prompt_token_count=90, candidates_token_count=10, thoughts_token_count=25, total_token_count=125),
+            prompt_token_count=90,
+            candidates_token_count=10,
+            thoughts_token_count=25,
+            total_token_count=125,
+        ),
     )
-    reply = g.Content(role="user", parts=[g.Part(function_response=g.FunctionResponse(
-        name="lookup_order", response={"output": ORDER}))])
+    reply = g.Content(
+        role="user",
+        parts=[
+            g.Part(
+                function_response=g.FunctionResponse(
+                    name="lookup_order", response={"output": ORDER}
+                )
+            )
+        ],
+    )
     final = g.Content(role="model", parts=[g.Part(text="ORD-1042 was delivered.")])
     contents = [
-        g.Content(role="user", parts=[g.Part(text="Where is ORD-1042?")]).model_dump(mode="json", by_alias=True, exclude_none=True),
+        g.Content(role="user", parts=[g.Part(text="Where is ORD-1042?")]).model_dump(
+            mode="json", by_alias=True, exclude_none=True
+        ),
         response.model_dump(mode="json", by_alias=True, exclude_none=True),
         reply.model_dump(mode="json", by_alias=True, exclude_none=True),
         final.model_dump(mode="json", by_alias=True, exclude_none=True),
@@ -173,11 +318,18 @@ def openai_agents() -> list[tuple[str, Any]]:
 
     keep = Keep()
     trace = TraceImpl("triage", "trace_" + "ab" * 16, None, None, keep)
-    response = ResponseSpanData(usage={"input_tokens": 300, "output_tokens": 40, "total_tokens": 340})
+    response = ResponseSpanData(
+        usage={"input_tokens": 300, "output_tokens": 40, "total_tokens": 340}
+    )
     response._response_id = "resp_abc"
     items = []
     for n, data in enumerate(
-        [GuardrailSpanData(name="pii-check", triggered=True), HandoffSpanData("triage", "refunds"), response], 1
+        [
+            GuardrailSpanData(name="pii-check", triggered=True),
+            HandoffSpanData("triage", "refunds"),
+            response,
+        ],
+        1,
     ):
         span = SpanImpl(trace.trace_id, f"span_{n:024x}", None, keep, data, None)
         span._started_at = f"2026-01-15T09:00:0{n}+00:00"
@@ -191,12 +343,17 @@ def otel() -> list[tuple[str, Any]]:
     other = otel_genai(CLEAN.__class__("second", CLEAN.user, CLEAN.events[-1:]))
     merged = {"resourceSpans": one["resourceSpans"] + other["resourceSpans"]}
     scope = merged["resourceSpans"][0]["scopeSpans"][0]
-    scope["spans"].append({
-        "traceId": scope["spans"][0]["traceId"], "spanId": "00000000000000ff", "name": "GET /orders",
-        "kind": 3, "startTimeUnixNano": scope["spans"][0]["startTimeUnixNano"],
-        "endTimeUnixNano": scope["spans"][0]["endTimeUnixNano"],
-        "attributes": [{"key": "http.request.method", "value": {"stringValue": "GET"}}],
-    })
+    scope["spans"].append(
+        {
+            "traceId": scope["spans"][0]["traceId"],
+            "spanId": "00000000000000ff",
+            "name": "GET /orders",
+            "kind": 3,
+            "startTimeUnixNano": scope["spans"][0]["startTimeUnixNano"],
+            "endTimeUnixNano": scope["spans"][0]["endTimeUnixNano"],
+            "attributes": [{"key": "http.request.method", "value": {"stringValue": "GET"}}],
+        }
+    )
     return [("two-traces-foreign-span", merged)]
 
 

@@ -4,6 +4,9 @@ Each function returns what a user persists: the message list sent back to the
 API, with each model turn as the SDK's response object dumped to JSON.
 """
 
+# The SDKs are an optional test extra: import them only when a fixture is built.
+# ruff: noqa: PLC0415
+
 from __future__ import annotations
 
 import json
@@ -40,20 +43,28 @@ def openai_chat(s: Scenario) -> list[Any]:
         if isinstance(event, Turn):
             calls = [
                 ChatCompletionMessageFunctionToolCall(
-                    id=c.call_id, type="function", function=Function(name=c.name, arguments=_args(c))
+                    id=c.call_id,
+                    type="function",
+                    function=Function(name=c.name, arguments=_args(c)),
                 )
                 for c in event.calls
             ]
             content: Any = None
             if len(event.texts) == 1:
                 content = event.texts[0]
-            message = ChatCompletionMessage(role="assistant", content=content, tool_calls=calls or None)
+            message = ChatCompletionMessage(
+                role="assistant", content=content, tool_calls=calls or None
+            )
             completion = ChatCompletion(
                 id=f"chatcmpl-{s.name}-{n}",
                 object="chat.completion",
                 created=1_767_000_000 + n,
                 model="gpt-4.1-mini-2025-04-14",
-                choices=[Choice(index=0, finish_reason="tool_calls" if calls else "stop", message=message)],
+                choices=[
+                    Choice(
+                        index=0, finish_reason="tool_calls" if calls else "stop", message=message
+                    )
+                ],
                 usage=CompletionUsage(
                     prompt_tokens=event.usage[0],
                     completion_tokens=event.usage[1],
@@ -76,7 +87,11 @@ def openai_chat(s: Scenario) -> list[Any]:
 
 def _chat_tool_message(cls: Any, r: Result) -> Any:
     if r.parts:
-        return cls(role="tool", tool_call_id=r.call_id, content=[{"type": "text", "text": p} for p in r.parts])
+        return cls(
+            role="tool",
+            tool_call_id=r.call_id,
+            content=[{"type": "text", "text": p} for p in r.parts],
+        )
     return cls(role="tool", tool_call_id=r.call_id, content=_text(r.output))
 
 
@@ -99,17 +114,28 @@ def openai_responses(s: Scenario) -> list[Any]:
         if isinstance(event, Turn):
             output: list[Any] = []
             if event.texts:
-                parts = [ResponseOutputText(type="output_text", text=t, annotations=[]) for t in event.texts]
+                parts = [
+                    ResponseOutputText(type="output_text", text=t, annotations=[])
+                    for t in event.texts
+                ]
                 output.append(
                     ResponseOutputMessage(
-                        id=f"msg_{s.name}_{n}", type="message", role="assistant", status="completed", content=parts
+                        id=f"msg_{s.name}_{n}",
+                        type="message",
+                        role="assistant",
+                        status="completed",
+                        content=parts,
                     )
                 )
             for c in event.calls:
                 output.append(
                     ResponseFunctionToolCall(
-                        id=f"fc_{c.call_id}", type="function_call", call_id=c.call_id, name=c.name,
-                        arguments=_args(c), status="completed",
+                        id=f"fc_{c.call_id}",
+                        type="function_call",
+                        call_id=c.call_id,
+                        name=c.name,
+                        arguments=_args(c),
+                        status="completed",
                     )
                 )
             response = Response(
@@ -141,7 +167,8 @@ def openai_responses(s: Scenario) -> list[Any]:
 def _responses_output(cls: Any, r: Result) -> Any:
     if r.parts:
         return cls(
-            type="function_call_output", call_id=r.call_id,
+            type="function_call_output",
+            call_id=r.call_id,
             output=[{"type": "input_text", "text": p} for p in r.parts],
         )
     return cls(type="function_call_output", call_id=r.call_id, output=_text(r.output))
@@ -153,7 +180,6 @@ def _responses_output(cls: Any, r: Result) -> Any:
 def anthropic_messages(s: Scenario) -> list[Any]:
     from anthropic.types import (
         Message,
-
         TextBlock,
         TextBlockParam,
         ToolResultBlockParam,
@@ -161,19 +187,22 @@ def anthropic_messages(s: Scenario) -> list[Any]:
         Usage,
     )
 
-    items: list[Any] = [dict(role="user", content=s.user)]
+    items: list[Any] = [{"role": "user", "content": s.user}]
     pending: list[Any] = []
 
     def flush() -> None:
         if pending:
-            items.append(dict(role="user", content=list(pending)))
+            items.append({"role": "user", "content": list(pending)})
             pending.clear()
 
     for n, event in enumerate(s.events):
         if isinstance(event, Turn):
             flush()
             blocks: list[Any] = [TextBlock(type="text", text=t) for t in event.texts]
-            blocks += [ToolUseBlock(type="tool_use", id=c.call_id, name=c.name, input=c.args) for c in event.calls]
+            blocks += [
+                ToolUseBlock(type="tool_use", id=c.call_id, name=c.name, input=c.args)
+                for c in event.calls
+            ]
             message = Message(
                 id=f"msg_{s.name}_{n}",
                 type="message",
@@ -207,12 +236,15 @@ def _anthropic_result(cls: Any, text_cls: Any, r: Result) -> Any:
 def cohere_chat(s: Scenario) -> list[Any]:
     import cohere
 
-    items: list[Any] = [cohere.UserChatMessageV2(role="user", content=s.user).model_dump(mode="json")]
+    items: list[Any] = [
+        cohere.UserChatMessageV2(role="user", content=s.user).model_dump(mode="json")
+    ]
     for n, event in enumerate(s.events):
         if isinstance(event, Turn):
             calls = [
                 cohere.ToolCallV2(
-                    id=c.call_id, type="function",
+                    id=c.call_id,
+                    type="function",
                     function=cohere.ToolCallV2Function(name=c.name, arguments=_args(c)),
                 )
                 for c in event.calls
@@ -220,7 +252,10 @@ def cohere_chat(s: Scenario) -> list[Any]:
             # Cohere writes the text before tool calls as tool_plan, final text as content.
             plan = "".join(event.texts) if calls and event.texts else None
             content = (
-                [cohere.TextAssistantMessageResponseContentItem(type="text", text=t) for t in event.texts]
+                [
+                    cohere.TextAssistantMessageResponseContentItem(type="text", text=t)
+                    for t in event.texts
+                ]
                 if event.texts and not calls
                 else None
             )
@@ -231,8 +266,12 @@ def cohere_chat(s: Scenario) -> list[Any]:
                     role="assistant", tool_plan=plan, tool_calls=calls or None, content=content
                 ),
                 usage=cohere.Usage(
-                    billed_units=cohere.UsageBilledUnits(input_tokens=event.usage[0], output_tokens=event.usage[1]),
-                    tokens=cohere.UsageTokens(input_tokens=event.usage[0], output_tokens=event.usage[1]),
+                    billed_units=cohere.UsageBilledUnits(
+                        input_tokens=event.usage[0], output_tokens=event.usage[1]
+                    ),
+                    tokens=cohere.UsageTokens(
+                        input_tokens=event.usage[0], output_tokens=event.usage[1]
+                    ),
                 ),
             )
             items.append(response.model_dump(mode="json"))
@@ -247,7 +286,11 @@ def _cohere_result(cohere: Any, r: Result) -> Any:
     if r.parts:
         content = [cohere.TextToolContent(type="text", text=p) for p in r.parts]
     elif isinstance(r.output, dict):
-        content = [cohere.DocumentToolContent(type="document", document=cohere.Document(data=r.output, id=r.call_id))]
+        content = [
+            cohere.DocumentToolContent(
+                type="document", document=cohere.Document(data=r.output, id=r.call_id)
+            )
+        ]
     else:
         content = [cohere.TextToolContent(type="text", text=r.output)]
     message = cohere.ToolChatMessageV2(role="tool", tool_call_id=r.call_id, content=content)
@@ -260,23 +303,40 @@ def _cohere_result(cohere: Any, r: Result) -> Any:
 def google_genai(s: Scenario) -> list[Any]:
     from google.genai import types as g
 
-    items: list[Any] = [g.Content(role="user", parts=[g.Part(text=s.user)]).model_dump(mode="json", exclude_none=True)]
+    items: list[Any] = [
+        g.Content(role="user", parts=[g.Part(text=s.user)]).model_dump(
+            mode="json", exclude_none=True
+        )
+    ]
     pending: list[Any] = []
 
     def flush() -> None:
         if pending:
-            items.append(g.Content(role="user", parts=list(pending)).model_dump(mode="json", exclude_none=True))
+            items.append(
+                g.Content(role="user", parts=list(pending)).model_dump(
+                    mode="json", exclude_none=True
+                )
+            )
             pending.clear()
 
     for n, event in enumerate(s.events):
         if isinstance(event, Turn):
             flush()
             parts = [g.Part(text=t) for t in event.texts]
-            parts += [g.Part(function_call=g.FunctionCall(id=c.call_id, name=c.name, args=c.args)) for c in event.calls]
+            parts += [
+                g.Part(function_call=g.FunctionCall(id=c.call_id, name=c.name, args=c.args))
+                for c in event.calls
+            ]
             response = g.GenerateContentResponse(
                 response_id=f"gemini-{s.name}-{n}",
                 model_version="gemini-2.5-flash",
-                candidates=[g.Candidate(content=g.Content(role="model", parts=parts), finish_reason=g.FinishReason.STOP, index=0)],
+                candidates=[
+                    g.Candidate(
+                        content=g.Content(role="model", parts=parts),
+                        finish_reason=g.FinishReason.STOP,
+                        index=0,
+                    )
+                ],
                 usage_metadata=g.GenerateContentResponseUsageMetadata(
                     prompt_token_count=event.usage[0],
                     candidates_token_count=event.usage[1],

@@ -4,6 +4,9 @@ openai-agents: TraceImpl/SpanImpl objects exported as the SDK's backend payload.
 otel-genai: opentelemetry-sdk ReadableSpans encoded by the OTLP exporter, as OTLP/JSON.
 """
 
+# The SDKs are an optional test extra: import them only when a fixture is built.
+# ruff: noqa: PLC0415
+
 from __future__ import annotations
 
 import base64
@@ -75,7 +78,10 @@ def openai_agents(s: Scenario) -> dict[str, Any]:
     timeline = _timeline(s)
     agent = span(
         AgentSpanData(name="refund-agent", tools=["lookup_order", "search_kb", "issue_refund"]),
-        0, timeline[-1][2] + 5, None, 1,
+        0,
+        timeline[-1][2] + 5,
+        None,
+        1,
     )
     history: list[dict[str, Any]] = [{"role": "user", "content": s.user}]
     for number, (kind, start, end, payload) in enumerate(timeline, start=2):
@@ -84,11 +90,17 @@ def openai_agents(s: Scenario) -> dict[str, Any]:
             message: dict[str, Any] = {"role": "assistant", "content": "".join(turn.texts) or None}
             if turn.calls:
                 message["tool_calls"] = [
-                    {"id": c.call_id, "type": "function", "function": {"name": c.name, "arguments": _args(c)}}
+                    {
+                        "id": c.call_id,
+                        "type": "function",
+                        "function": {"name": c.name, "arguments": _args(c)},
+                    }
                     for c in turn.calls
                 ]
             data = GenerationSpanData(
-                input=list(history), output=[message], model="gpt-4.1-mini",
+                input=list(history),
+                output=[message],
+                model="gpt-4.1-mini",
                 model_config={"temperature": 0.0},
                 usage={"input_tokens": turn.usage[0], "output_tokens": turn.usage[1]},
             )
@@ -97,7 +109,9 @@ def openai_agents(s: Scenario) -> dict[str, Any]:
         else:
             call, result = payload
             output = None if result is None or result.error else _output(result.output)
-            made = span(FunctionSpanData(call.name, _args(call), output), start, end, agent.span_id, number)
+            made = span(
+                FunctionSpanData(call.name, _args(call), output), start, end, agent.span_id, number
+            )
             if result is not None and result.error:
                 made.set_error(SpanError(message=result.error, data={"tool": call.name}))
             history.append({"role": "tool", "tool_call_id": call.call_id, "content": output or ""})
@@ -128,11 +142,19 @@ def otel_genai(s: Scenario) -> dict[str, Any]:
     root = context(1)
     spans: list[Any] = [
         ReadableSpan(
-            "invoke_agent refund-agent", root, None, resource,
-            {"gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "refund-agent",
-             "gen_ai.provider.name": "openai"},
-            kind=SpanKind.INTERNAL, instrumentation_scope=scope,
-            start_time=base_ns, end_time=base_ns + (timeline[-1][2] + 5) * 1_000_000,
+            "invoke_agent refund-agent",
+            root,
+            None,
+            resource,
+            {
+                "gen_ai.operation.name": "invoke_agent",
+                "gen_ai.agent.name": "refund-agent",
+                "gen_ai.provider.name": "openai",
+            },
+            kind=SpanKind.INTERNAL,
+            instrumentation_scope=scope,
+            start_time=base_ns,
+            end_time=base_ns + (timeline[-1][2] + 5) * 1_000_000,
         )
     ]
     for number, (kind, start, end, payload) in enumerate(timeline, start=2):
@@ -140,20 +162,38 @@ def otel_genai(s: Scenario) -> dict[str, Any]:
         if kind == "model":
             turn: Turn = payload
             parts: list[dict[str, Any]] = [{"type": "text", "content": t} for t in turn.texts]
-            parts += [{"type": "tool_call", "id": c.call_id, "name": c.name, "arguments": c.args} for c in turn.calls]
+            parts += [
+                {"type": "tool_call", "id": c.call_id, "name": c.name, "arguments": c.args}
+                for c in turn.calls
+            ]
             attrs = {
-                "gen_ai.operation.name": "chat", "gen_ai.provider.name": "openai",
-                "gen_ai.request.model": "gpt-4.1-mini", "gen_ai.response.model": "gpt-4.1-mini-2025-04-14",
-                "gen_ai.usage.input_tokens": turn.usage[0], "gen_ai.usage.output_tokens": turn.usage[1],
+                "gen_ai.operation.name": "chat",
+                "gen_ai.provider.name": "openai",
+                "gen_ai.request.model": "gpt-4.1-mini",
+                "gen_ai.response.model": "gpt-4.1-mini-2025-04-14",
+                "gen_ai.usage.input_tokens": turn.usage[0],
+                "gen_ai.usage.output_tokens": turn.usage[1],
                 "gen_ai.output.messages": json.dumps([{"role": "assistant", "parts": parts}]),
             }
-            spans.append(ReadableSpan("chat gpt-4.1-mini", context(number), root, resource, attrs,
-                                      kind=SpanKind.CLIENT, instrumentation_scope=scope, **times))
+            spans.append(
+                ReadableSpan(
+                    "chat gpt-4.1-mini",
+                    context(number),
+                    root,
+                    resource,
+                    attrs,
+                    kind=SpanKind.CLIENT,
+                    instrumentation_scope=scope,
+                    **times,
+                )
+            )
         else:
             call, result = payload
             attrs = {
-                "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": call.name,
-                "gen_ai.tool.call.id": call.call_id, "gen_ai.tool.call.arguments": _args(call),
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": call.name,
+                "gen_ai.tool.call.id": call.call_id,
+                "gen_ai.tool.call.arguments": _args(call),
             }
             status = Status(StatusCode.OK)
             if result is not None and result.error:
@@ -161,8 +201,19 @@ def otel_genai(s: Scenario) -> dict[str, Any]:
                 status = Status(StatusCode.ERROR, result.error)
             elif result is not None:
                 attrs["gen_ai.tool.call.result"] = _output(result.output)
-            spans.append(ReadableSpan(f"execute_tool {call.name}", context(number), root, resource, attrs,
-                                      kind=SpanKind.INTERNAL, status=status, instrumentation_scope=scope, **times))
+            spans.append(
+                ReadableSpan(
+                    f"execute_tool {call.name}",
+                    context(number),
+                    root,
+                    resource,
+                    attrs,
+                    kind=SpanKind.INTERNAL,
+                    status=status,
+                    instrumentation_scope=scope,
+                    **times,
+                )
+            )
     request = MessageToDict(encode_spans(spans), use_integers_for_enums=True)
     return _hex_ids(request)
 
@@ -171,7 +222,9 @@ def _hex_ids(value: Any) -> Any:
     """OTLP/JSON writes trace and span ids as hex, where protobuf's JSON mapping uses base64."""
     if isinstance(value, dict):
         return {
-            k: base64.b64decode(v).hex() if k in ("traceId", "spanId", "parentSpanId") and v else _hex_ids(v)
+            k: base64.b64decode(v).hex()
+            if k in ("traceId", "spanId", "parentSpanId") and v
+            else _hex_ids(v)
             for k, v in value.items()
         }
     if isinstance(value, list):

@@ -23,12 +23,7 @@ CARRIES_ERRORS = {"anthropic-messages", "google-genai", "openai-agents", "otel-g
 SPAN_IDS = {"openai-agents"}  # no native call id in the export: steps use span ids
 SDKS = ("openai", "anthropic", "cohere", "google.genai", "agents", "opentelemetry.sdk")
 
-CASES = [
-    (fmt, s)
-    for fmt in FORMATS
-    for s in SCENARIOS
-    if make_fixtures.supports(fmt, s)
-]
+CASES = [(fmt, s) for fmt in FORMATS for s in SCENARIOS if make_fixtures.supports(fmt, s)]
 
 
 def load(relative: str) -> Any:
@@ -99,7 +94,9 @@ def test_conversion_matches_scenario(fmt: str, scenario: Scenario) -> None:
     texts = [s["text"] for s in steps if s["type"] == "model_response" and s.get("text")]
     assert texts == ["".join(t.texts) for t in scenario.turns if t.texts]
     assert sum(s.get("input_tokens") or 0 for s in steps) == sum(t.usage[0] for t in scenario.turns)
-    assert sum(s.get("output_tokens") or 0 for s in steps) == sum(t.usage[1] for t in scenario.turns)
+    assert sum(s.get("output_tokens") or 0 for s in steps) == sum(
+        t.usage[1] for t in scenario.turns
+    )
     orphaned = [n for n in notes if n["issue"] == "tool result without a matching call"]
     assert len(orphaned) == (1 if scenario.orphan else 0)
 
@@ -107,7 +104,9 @@ def test_conversion_matches_scenario(fmt: str, scenario: Scenario) -> None:
 POLICY = {
     "policy_id": "adapter-equivalence",
     "allowed_tools": {
-        "lookup_order": {"required_arguments": {"order_id": {"type": "str", "pattern": "ORD-[0-9]{4}"}}},
+        "lookup_order": {
+            "required_arguments": {"order_id": {"type": "str", "pattern": "ORD-[0-9]{4}"}}
+        },
         "search_kb": {
             "required_arguments": {"query": "str"},
             "optional_arguments": {"top_k": {"type": "int", "min": 1, "max": 2}},
@@ -120,7 +119,10 @@ POLICY = {
     },
     "budgets": {"max_total_tokens": 500},
     "unsafe_patterns": ["timed out"],
-    "sequence": {"required_tools": ["lookup_order"], "call_order": ["lookup_order", "issue_refund"]},
+    "sequence": {
+        "required_tools": ["lookup_order"],
+        "call_order": ["lookup_order", "issue_refund"],
+    },
     "error_handling": {"require_retry_on_error": True, "max_attempts": 1},
     "completion": {"require_final_response": True},
 }

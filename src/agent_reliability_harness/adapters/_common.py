@@ -62,7 +62,7 @@ def opt_count(d: dict[str, Any] | None, key: str, at: str) -> int | None:
     value = d.get(key)
     if value is None:
         return None
-    if isinstance(value, str) and value.isdigit() and len(value) < 19:
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 19:
         value = int(value)  # OTLP/JSON writes 64-bit integers as strings
     if is_number(value) and value >= 0 and float(value).is_integer() and value <= MAX_INT:
         return int(value)

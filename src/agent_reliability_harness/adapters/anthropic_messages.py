@@ -22,9 +22,7 @@ from .base import Adapter
 
 NAME = "anthropic-messages"
 CONTAINERS = ("messages",)
-_MARKER_BLOCKS = frozenset(
-    {"tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use"}
-)
+_MARKER_BLOCKS = ("tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use")
 
 
 def _is_marker(item: dict[str, Any]) -> bool:

@@ -24,7 +24,7 @@ from .base import Adapter
 
 NAME = "openai-chat"
 CONTAINERS = ("messages",)
-_INPUT_ROLES = frozenset({"system", "developer", "user"})
+_INPUT_ROLES = ("system", "developer", "user")
 _TEXT_KINDS = ("text", "output_text")
 
 

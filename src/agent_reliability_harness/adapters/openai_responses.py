@@ -24,11 +24,9 @@ from .base import Adapter
 NAME = "openai-responses"
 CONTAINERS = ("input", "output", "data")
 _TEXT_KINDS = ("output_text", "input_text", "text")
-_MARKER_TYPES = frozenset(
-    {"function_call", "function_call_output", "reasoning", "custom_tool_call"}
-)
-_MARKER_PARTS = frozenset({"output_text", "input_text"})
-_FAILED = frozenset({"failed", "incomplete"})
+_MARKER_TYPES = ("function_call", "function_call_output", "reasoning", "custom_tool_call")
+_MARKER_PARTS = ("output_text", "input_text")
+_FAILED = ("failed", "incomplete")
 
 
 def _is_marker(item: dict[str, Any]) -> bool:

@@ -14,8 +14,8 @@ from .base import Adapter
 
 NAME = "otel-genai"
 SEMCONV_VERSION = "1.44.0"
-_MODEL_OPS = frozenset({"chat", "generate_content", "text_completion"})
-_AGENT_OPS = frozenset({"invoke_agent", "create_agent"})
+_MODEL_OPS = ("chat", "generate_content", "text_completion")
+_AGENT_OPS = ("invoke_agent", "create_agent")
 _STATUS_ERROR = (2, "STATUS_CODE_ERROR")
 
 
@@ -88,14 +88,12 @@ def _nanos(span: dict[str, Any], key: str, at: str) -> int | None:
     raw = span.get(key)
     if raw is None:
         return None
-    try:
-        value = int(raw)
-    except (TypeError, ValueError):
-        raise fail(
-            f"{at}.{key}", f"expected nanoseconds since the epoch (got {raw!r:.40})"
-        ) from None
-    if value < 0:
-        raise fail(f"{at}.{key}", "expected nanoseconds >= 0")
+    digits = isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 20
+    if not digits and (isinstance(raw, bool) or not isinstance(raw, int)):
+        raise fail(f"{at}.{key}", f"expected nanoseconds since the epoch (got {raw!r:.40})")
+    value = int(raw)
+    if not 0 <= value < 2**64:
+        raise fail(f"{at}.{key}", "expected nanoseconds in the unsigned 64-bit range")
     return value
 
 
