@@ -124,7 +124,7 @@ def test_plain_conversation_converts_when_format_is_named() -> None:
 
 
 def test_unknown_format_name() -> None:
-    with pytest.raises(AdapterError, match="unknown format 'nope'.*openai-chat"):
+    with pytest.raises(AdapterError, match=r"unknown format 'nope'.*openai-chat"):
         to_canonical([], "nope")
 
 
