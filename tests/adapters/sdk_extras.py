@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from scenarios import CLEAN, LOOKUP, ORDER
-from sdk_spans import otel_genai
+from sdk_spans import hex_ids, otel_genai
 
 
 def openai_chat() -> list[tuple[str, Any]]:
@@ -299,7 +299,41 @@ def google_genai() -> list[tuple[str, Any]]:
         reply.model_dump(mode="json", by_alias=True, exclude_none=True),
         final.model_dump(mode="json", by_alias=True, exclude_none=True),
     ]
-    return [("camel-case-thought", {"contents": contents})]
+    afc = g.GenerateContentResponse(
+        response_id="gemini-afc",
+        model_version="gemini-2.5-flash",
+        candidates=[
+            g.Candidate(
+                index=0,
+                finish_reason=g.FinishReason.STOP,
+                content=g.Content(role="model", parts=[g.Part(text="ORD-1042 was delivered.")]),
+            )
+        ],
+        usage_metadata=g.GenerateContentResponseUsageMetadata(
+            prompt_token_count=140, candidates_token_count=8, total_token_count=148
+        ),
+        automatic_function_calling_history=[
+            g.Content(role="user", parts=[g.Part(text="Where is ORD-1042?")]),
+            g.Content(
+                role="model",
+                parts=[g.Part(function_call=g.FunctionCall(name="lookup_order", args=LOOKUP))],
+            ),
+            g.Content(
+                role="user",
+                parts=[
+                    g.Part(
+                        function_response=g.FunctionResponse(
+                            name="lookup_order", response={"error": "order service unavailable"}
+                        )
+                    )
+                ],
+            ),
+        ],
+    )
+    return [
+        ("camel-case-thought", {"contents": contents}),
+        ("automatic-function-calling", afc.model_dump(mode="json", exclude_none=True)),
+    ]
 
 
 def openai_agents() -> list[tuple[str, Any]]:
@@ -339,21 +373,28 @@ def openai_agents() -> list[tuple[str, Any]]:
 
 
 def otel() -> list[tuple[str, Any]]:
+    from google.protobuf.json_format import MessageToDict
+    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import ReadableSpan
+    from opentelemetry.trace import SpanContext, SpanKind, TraceFlags
+
     one = otel_genai(CLEAN)
     other = otel_genai(CLEAN.__class__("second", CLEAN.user, CLEAN.events[-1:]))
     merged = {"resourceSpans": one["resourceSpans"] + other["resourceSpans"]}
     scope = merged["resourceSpans"][0]["scopeSpans"][0]
-    scope["spans"].append(
-        {
-            "traceId": scope["spans"][0]["traceId"],
-            "spanId": "00000000000000ff",
-            "name": "GET /orders",
-            "kind": 3,
-            "startTimeUnixNano": scope["spans"][0]["startTimeUnixNano"],
-            "endTimeUnixNano": scope["spans"][0]["endTimeUnixNano"],
-            "attributes": [{"key": "http.request.method", "value": {"stringValue": "GET"}}],
-        }
+    first = scope["spans"][0]
+    http = ReadableSpan(
+        "GET /orders",
+        SpanContext(int(first["traceId"], 16), 255, is_remote=False, trace_flags=TraceFlags(1)),
+        resource=Resource({"service.name": "refund-service"}),
+        attributes={"http.request.method": "GET"},
+        kind=SpanKind.CLIENT,
+        start_time=int(first["startTimeUnixNano"]),
+        end_time=int(first["startTimeUnixNano"]) + 5_000_000,
     )
+    encoded = hex_ids(MessageToDict(encode_spans([http]), use_integers_for_enums=True))
+    scope["spans"].append(encoded["resourceSpans"][0]["scopeSpans"][0]["spans"][0])
     return [("two-traces-foreign-span", merged)]
 
 

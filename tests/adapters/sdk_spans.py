@@ -215,18 +215,18 @@ def otel_genai(s: Scenario) -> dict[str, Any]:
                 )
             )
     request = MessageToDict(encode_spans(spans), use_integers_for_enums=True)
-    return _hex_ids(request)
+    return hex_ids(request)
 
 
-def _hex_ids(value: Any) -> Any:
+def hex_ids(value: Any) -> Any:
     """OTLP/JSON writes trace and span ids as hex, where protobuf's JSON mapping uses base64."""
     if isinstance(value, dict):
         return {
             k: base64.b64decode(v).hex()
             if k in ("traceId", "spanId", "parentSpanId") and v
-            else _hex_ids(v)
+            else hex_ids(v)
             for k, v in value.items()
         }
     if isinstance(value, list):
-        return [_hex_ids(v) for v in value]
+        return [hex_ids(v) for v in value]
     return value

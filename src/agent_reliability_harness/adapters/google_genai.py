@@ -22,7 +22,8 @@ from ._common import (
 from .base import Adapter
 
 NAME = "google-genai"
-CONTAINERS = ("contents", "automatic_function_calling_history", "automaticFunctionCallingHistory")
+CONTAINERS = ("contents",)
+_HISTORY = ("automatic_function_calling_history", "automaticFunctionCallingHistory")
 _CODE = "code_execution"
 
 
@@ -44,6 +45,14 @@ def detect(value: Any) -> bool:
 def convert(value: Any, name_hint: str) -> list[Any]:
     builder = TraceBuilder(NAME, name_hint)
     pairs, _ = items_of(value, CONTAINERS)
+    if isinstance(value, dict) and "contents" not in value:
+        # A response of automatic function calling: its history (the calls the SDK ran and
+        # their results) comes before the response itself.
+        for key in _HISTORY:
+            history = value.get(key)
+            if history:
+                pairs = [(h, f"{key}[{i}]") for i, h in enumerate(arr(history, key))] + pairs
+                break
     for raw, at in pairs:
         item = obj(raw, at)
         if "parts" in item or "role" in item:
