@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from scenarios import CLEAN, LOOKUP, ORDER
+from scenarios import CLEAN, LOOKUP, ORDER, RETRY
 from sdk_spans import hex_ids, otel_genai
 
 
@@ -395,7 +395,10 @@ def otel() -> list[tuple[str, Any]]:
     )
     encoded = hex_ids(MessageToDict(encode_spans([http]), use_integers_for_enums=True))
     scope["spans"].append(encoded["resourceSpans"][0]["scopeSpans"][0]["spans"][0])
-    return [("two-traces-foreign-span", merged)]
+    return [
+        ("two-traces-foreign-span", merged),
+        ("chat-spans-only", otel_genai(RETRY, tool_spans=False)),
+    ]
 
 
 EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {

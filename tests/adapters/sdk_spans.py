@@ -122,7 +122,9 @@ def openai_agents(s: Scenario) -> dict[str, Any]:
 # --- OpenTelemetry GenAI (OTLP/JSON) -------------------------------------------------
 
 
-def otel_genai(s: Scenario) -> dict[str, Any]:
+def otel_genai(s: Scenario, tool_spans: bool = True) -> dict[str, Any]:
+    """Without `tool_spans`, calls and results are known only from the chat spans'
+    gen_ai.output.messages / gen_ai.input.messages (as chat-only instrumentations record)."""
     from google.protobuf.json_format import MessageToDict
     from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
     from opentelemetry.sdk.resources import Resource
@@ -140,6 +142,9 @@ def otel_genai(s: Scenario) -> dict[str, Any]:
 
     timeline = _timeline(s)
     root = context(1)
+    history: list[dict[str, Any]] = [
+        {"role": "user", "parts": [{"type": "text", "content": s.user}]}
+    ]
     spans: list[Any] = [
         ReadableSpan(
             "invoke_agent refund-agent",
@@ -166,7 +171,9 @@ def otel_genai(s: Scenario) -> dict[str, Any]:
                 {"type": "tool_call", "id": c.call_id, "name": c.name, "arguments": c.args}
                 for c in turn.calls
             ]
+            history.append({"role": "assistant", "parts": parts})
             attrs = {
+                "gen_ai.input.messages": json.dumps(history[:-1]),
                 "gen_ai.operation.name": "chat",
                 "gen_ai.provider.name": "openai",
                 "gen_ai.request.model": "gpt-4.1-mini",
@@ -189,6 +196,13 @@ def otel_genai(s: Scenario) -> dict[str, Any]:
             )
         else:
             call, result = payload
+            response = None if result is None else result.error or _output(result.output)
+            history.append(
+                {"role": "tool", "parts": [{"type": "tool_call_response", "id": call.call_id,
+                                            "response": response}]}
+            )  # fmt: skip
+            if not tool_spans:
+                continue
             attrs = {
                 "gen_ai.operation.name": "execute_tool",
                 "gen_ai.tool.name": call.name,

@@ -154,6 +154,10 @@ class TraceBuilder:
             self._open_by_name.setdefault(name, []).append(index)
         return index
 
+    def is_open(self, call_id: str) -> bool:
+        """Does a call with this id still wait for its result?"""
+        return bool(self._open.get(call_id))
+
     def arguments(self, raw: Any, at: str) -> dict[str, Any] | None:
         """Arguments as an object: JSON text is decoded; anything else is noted, never guessed."""
         if raw is None or isinstance(raw, dict):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ._common import TraceBuilder, add_counts, arr, fail, obj, opt_count, opt_str
+from ._common import TraceBuilder, arr, fail, obj, opt_count, opt_str
 from .base import Adapter
 
 NAME = "otel-genai"
@@ -103,18 +103,26 @@ def _trace(
     b = TraceBuilder(NAME, hint, trace_id=key or None)
     b.metadata["semconv"] = SEMCONV_VERSION
     timed = [
-        (_nanos(s, "startTimeUnixNano", at) or 0, i, at, s, res)
+        (_nanos(s, "startTimeUnixNano", at) or 0, i, at, s, _attributes(s.get("attributes")), res)
         for i, (at, s, res) in enumerate(spans)
     ]
-    for _, _, at, span, resource in sorted(timed, key=lambda t: (t[0], t[1])):
-        attrs = _attributes(span.get("attributes"))
+    # Tool calls that have their own execute_tool span are mapped from it; calls found only
+    # in a model span's output messages are mapped from the messages.
+    executed = {
+        t[4].get("gen_ai.tool.call.id")
+        for t in timed
+        if t[4].get("gen_ai.operation.name") == "execute_tool"
+    }
+    answered: set[str] = set()
+    for _, _, at, span, attrs, resource in sorted(timed, key=lambda t: (t[0], t[1])):
         if "service.name" in resource and "service" not in b.metadata:
             b.metadata["service"] = resource["service.name"]
         op = attrs.get("gen_ai.operation.name")
         if op == "execute_tool":
             _tool(b, span, attrs, at)
         elif op in _MODEL_OPS:
-            _model(b, span, attrs, at)
+            _tool_responses(b, attrs, at, answered)
+            _model(b, span, attrs, at, executed)
         elif op in _AGENT_OPS:
             name = attrs.get("gen_ai.agent.name")
             if isinstance(name, str) and b.agent_name is None:
@@ -170,56 +178,83 @@ def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str)
         step["latency_ms"] = latency
 
 
-def _model(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str) -> None:
+def _model(
+    b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str, executed: set[Any]
+) -> None:
     model = attrs.get("gen_ai.response.model") or attrs.get("gen_ai.request.model")
-    raw = attrs.get("gen_ai.output.messages")
-    text: str | None = None
-    if raw is None:
+    where = f"{at}.attributes[gen_ai.output.messages]"
+    parts = _parts(b, attrs.get("gen_ai.output.messages"), where)
+    if parts is None:
         b.note(at, "model span without gen_ai.output.messages (content capture off)")
-    else:
-        text = _output_text(b, raw, f"{at}.attributes[gen_ai.output.messages]")
-    index = b.text(
-        text,
-        at,
-        model=model if isinstance(model, str) else None,
-        response_id=attrs.get("gen_ai.response.id"),
-    )
+    texts: list[str] = []
+    calls: list[tuple[str, dict[str, Any]]] = []
+    for part_at, part in parts or []:
+        kind = part.get("type")
+        if kind == "text" and isinstance(part.get("content"), str):
+            texts.append(part["content"])
+        elif kind == "tool_call":
+            if part.get("id") not in executed or part.get("id") is None:
+                calls.append((part_at, part))
+        else:
+            b.note(part_at, "output part that is not text", part)
+    meta = {
+        "model": model if isinstance(model, str) else None,
+        "response_id": attrs.get("gen_ai.response.id"),
+    }
+    # One model span is one step (its text may be empty): it carries the span's own
+    # tokens and latency, which must not land on a tool call.
+    start = b.text("".join(texts) or None, at, **meta)
+    for part_at, part in calls:
+        call_id = part.get("id") if isinstance(part.get("id"), str) else None
+        name = part.get("name") if isinstance(part.get("name"), str) else None
+        b.call(call_id, name, part.get("arguments"), f"{part_at}.arguments", **meta)
     usage = {k: attrs.get(k) for k in ("gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens")}
-    where = f"{at}.attributes"
     b.tokens(
-        index,
-        opt_count(usage, "gen_ai.usage.input_tokens", where),
-        add_counts(opt_count(usage, "gen_ai.usage.output_tokens", where)),
+        start,
+        opt_count(usage, "gen_ai.usage.input_tokens", f"{at}.attributes"),
+        opt_count(usage, "gen_ai.usage.output_tokens", f"{at}.attributes"),
         at,
     )
     latency = _latency(span, at)
     if latency is not None:
-        b.steps[index]["latency_ms"] = latency
+        b.steps[start]["latency_ms"] = latency
 
 
-def _output_text(b: TraceBuilder, raw: Any, at: str) -> str | None:
-    """Text parts of the output messages (a JSON string, or structured)."""
+def _tool_responses(b: TraceBuilder, attrs: dict[str, Any], at: str, answered: set[str]) -> None:
+    """Results of calls known only from messages: `tool_call_response` parts of a later
+    model span's input messages (each answered once; the history repeats them)."""
+    where = f"{at}.attributes[gen_ai.input.messages]"
+    for part_at, part in _parts(b, attrs.get("gen_ai.input.messages"), where) or []:
+        call_id = part.get("id")
+        if part.get("type") != "tool_call_response" or not isinstance(call_id, str):
+            continue
+        if call_id in answered or not b.is_open(call_id):
+            continue
+        answered.add(call_id)
+        b.result(call_id, part.get("response"), part_at)
+
+
+def _parts(b: TraceBuilder, raw: Any, at: str) -> list[tuple[str, dict[str, Any]]] | None:
+    """(location, part) of every message part; None when the attribute is absent."""
+    if raw is None:
+        return None
     messages = raw
     if isinstance(raw, str):
         try:
             messages = json.loads(raw)
         except (ValueError, RecursionError):
-            b.note(at, "gen_ai.output.messages is not valid JSON", raw)
-            return None
+            b.note(at, "messages attribute is not valid JSON", raw)
+            return []
     if not isinstance(messages, list):
-        b.note(at, "gen_ai.output.messages is not an array", messages)
-        return None
-    texts: list[str] = []
+        b.note(at, "messages attribute is not an array", messages)
+        return []
+    found: list[tuple[str, dict[str, Any]]] = []
     for m, message in enumerate(messages):
         parts = message.get("parts") if isinstance(message, dict) else None
         for p, part in enumerate(parts if isinstance(parts, list) else []):
-            if not isinstance(part, dict):
-                continue
-            if part.get("type") == "text" and isinstance(part.get("content"), str):
-                texts.append(part["content"])
-            elif part.get("type") != "tool_call":
-                b.note(f"{at}[{m}].parts[{p}]", "output part that is not text", part)
-    return "".join(texts) or None
+            if isinstance(part, dict):
+                found.append((f"{at}[{m}].parts[{p}]", part))
+    return found
 
 
 ADAPTER = Adapter(
