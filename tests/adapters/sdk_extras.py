@@ -9,6 +9,7 @@ wire form, handoff/guardrail/response spans, foreign spans and several traces pe
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -407,6 +408,107 @@ EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
     "anthropic-messages": anthropic_messages,
     "cohere-chat": cohere_chat,
     "google-genai": google_genai,
-    "openai-agents": openai_agents,
+    "openai-agents": lambda: openai_agents() + agents_runner(),
     "otel-genai": otel,
 }
+
+
+def agents_runner() -> list[tuple[str, Any]]:
+    """A real Runner loop (fake model, real tool, real tracing), ids and clocks normalised."""
+    from agents import Agent, Model, ModelResponse, RunConfig, Runner, Usage, function_tool
+    from agents.tracing import generation_span, set_trace_processors
+    from agents.tracing.processor_interface import TracingProcessor
+    from openai.types.responses import (
+        ResponseFunctionToolCall,
+        ResponseOutputMessage,
+        ResponseOutputText,
+    )
+
+    exported: list[Any] = []
+
+    class Keep(TracingProcessor):
+        def on_trace_start(self, trace: Any) -> None: ...
+        def on_trace_end(self, trace: Any) -> None:
+            exported.insert(0, trace.export())
+
+        def on_span_start(self, span: Any) -> None: ...
+        def on_span_end(self, span: Any) -> None:
+            exported.append(span.export())
+
+        def shutdown(self) -> None: ...
+        def force_flush(self) -> None: ...
+
+    attempts = {"n": 0}
+
+    @function_tool
+    def lookup_order(order_id: str) -> str:
+        """Look up an order by id."""
+        attempts["n"] += 1
+        if attempts["n"] == 1:
+            raise TimeoutError("upstream timeout")
+        return json.dumps({**ORDER, "order_id": order_id})
+
+    class Scripted(Model):
+        turn = 0
+
+        async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
+            self.turn += 1
+            tokens = {"input_tokens": 100 * self.turn, "output_tokens": 10 + self.turn}
+            out: list[Any]
+            with generation_span(model="scripted-1", usage=dict(tokens)) as span:
+                if self.turn <= 2:
+                    out = [
+                        ResponseFunctionToolCall(
+                            type="function_call",
+                            call_id=f"call_lookup{self.turn}",
+                            name="lookup_order",
+                            arguments=json.dumps(LOOKUP),
+                            id=f"fc_{self.turn}",
+                            status="completed",
+                        )
+                    ]
+                else:
+                    text = "Order ORD-1042 was delivered."
+                    part = ResponseOutputText(type="output_text", text=text, annotations=[])
+                    out = [
+                        ResponseOutputMessage(
+                            id="msg_final",
+                            type="message",
+                            role="assistant",
+                            status="completed",
+                            content=[part],
+                        )
+                    ]
+                span.span_data.output = [o.model_dump() for o in out]
+            total = tokens["input_tokens"] + tokens["output_tokens"]
+            usage = Usage(requests=1, total_tokens=total, **tokens)
+            return ModelResponse(output=out, usage=usage, response_id=None)
+
+        def stream_response(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+    set_trace_processors([Keep()])
+    try:
+        agent = Agent(
+            name="refund-agent", instructions="Help.", tools=[lookup_order], model=Scripted()
+        )
+        Runner.run_sync(agent, "Where is ORD-1042?", run_config=RunConfig(workflow_name="refunds"))
+    finally:
+        set_trace_processors([])
+    return [("runner-retry", {"data": _normalise(exported)})]
+
+
+def _normalise(items: list[Any]) -> list[Any]:
+    """Replace random ids and wall-clock times by stable ones, keeping their order."""
+    text = json.dumps(items)
+    stamps = sorted({v for i in items for k, v in i.items() if k.endswith("_at") and v})
+    ids = list(dict.fromkeys(re.findall(r'"((?:trace|span)_[0-9a-f]{24,32})"', text)))
+    for n, old in enumerate(ids, start=1):
+        prefix = old.split("_")[0]
+        text = text.replace(f'"{old}"', f'"{prefix}_{n:024x}"')
+    for n, old in enumerate(stamps):
+        text = text.replace(
+            f'"{old}"', f'"2026-01-15T09:00:{n // 100:02d}.{n % 100:02d}0000+00:00"'
+        )
+    result: list[Any] = json.loads(text)
+    return result

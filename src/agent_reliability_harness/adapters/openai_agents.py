@@ -133,8 +133,10 @@ def _error(raw: Any) -> str | None:
         return None
     if isinstance(raw, dict):
         message = raw.get("message")
+        data = raw.get("data")
+        detail = data.get("error") if isinstance(data, dict) else None
         if isinstance(message, str) and message:
-            return message
+            return f"{message}: {detail}" if isinstance(detail, str) and detail else message
     return str(raw)
 
 
