@@ -103,7 +103,9 @@ def _key(d: dict[str, Any], snake: str) -> str:
 
 
 def _content(b: TraceBuilder, content: dict[str, Any], at: str, meta: dict[str, Any]) -> None:
-    role = content.get("role")
+    # Only the model's own content makes steps; user content (the default role, also for
+    # content without one) is input, apart from the function responses it carries.
+    model = content.get("role") == "model"
     parts = arr(content.get("parts") or [], f"{at}.parts")
     texts: list[str] = []
 
@@ -119,7 +121,7 @@ def _content(b: TraceBuilder, content: dict[str, Any], at: str, meta: dict[str, 
         reply = first(part, "function_response", "functionResponse")
         code = first(part, "executable_code", "executableCode")
         code_result = first(part, "code_execution_result", "codeExecutionResult")
-        if isinstance(part.get("text"), str) and role != "user":
+        if isinstance(part.get("text"), str) and model:
             if part.get("thought"):
                 b.note(where, "thought part is not a step", part)
             else:
@@ -151,7 +153,7 @@ def _content(b: TraceBuilder, content: dict[str, Any], at: str, meta: dict[str, 
                 error=str(outcome) if failed else None,
                 name=_CODE,
             )
-        elif role != "user":
+        elif model:
             b.note(where, "part that is not a step", part)
     flush()
 
