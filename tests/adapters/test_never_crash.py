@@ -89,7 +89,7 @@ def run(value: Any, fmt: str) -> None:
         traces = to_canonical(value, fmt, "junk")
     except AdapterError:
         return
-    json.dumps(traces)  # whatever an adapter returns must be JSON
+    json.dumps(traces, allow_nan=False)  # whatever an adapter returns must be strict JSON
     for trace in traces:
         with contextlib.suppress(TraceError):
             parse_trace(trace)

@@ -10,7 +10,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import AdapterError
+from ..errors import AdapterError, InputError
+from ..io import decode_json
 from ..models.common import MAX_INT, is_number, type_name
 
 JSON = Any
@@ -164,8 +165,8 @@ class TraceBuilder:
             return raw
         if isinstance(raw, str):
             try:
-                decoded = json.loads(raw)
-            except (ValueError, RecursionError):
+                decoded = decode_json(raw)  # strict, as for input files: no NaN, no lone surrogates
+            except InputError:
                 self.note(at, "arguments are not valid JSON", raw)
                 return None
             if isinstance(decoded, dict):

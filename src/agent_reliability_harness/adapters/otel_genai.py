@@ -6,9 +6,10 @@ One canonical trace per traceId; spans map in start-time order.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
+from ..errors import InputError
+from ..io import decode_json
 from ._common import TraceBuilder, arr, fail, obj, opt_count, opt_str
 from .base import Adapter
 
@@ -241,8 +242,8 @@ def _parts(b: TraceBuilder, raw: Any, at: str) -> list[tuple[str, dict[str, Any]
     messages = raw
     if isinstance(raw, str):
         try:
-            messages = json.loads(raw)
-        except (ValueError, RecursionError):
+            messages = decode_json(raw)
+        except InputError:
             b.note(at, "messages attribute is not valid JSON", raw)
             return []
     if not isinstance(messages, list):
