@@ -198,9 +198,13 @@ def otel_genai(s: Scenario, tool_spans: bool = True) -> dict[str, Any]:
             call, result = payload
             response = None if result is None else result.error or _output(result.output)
             history.append(
-                {"role": "tool", "parts": [{"type": "tool_call_response", "id": call.call_id,
-                                            "response": response}]}
-            )  # fmt: skip
+                {
+                    "role": "tool",
+                    "parts": [
+                        {"type": "tool_call_response", "id": call.call_id, "response": response}
+                    ],
+                }
+            )
             if not tool_spans:
                 continue
             attrs = {

@@ -65,10 +65,18 @@ def test_labels_default_to_file_name_then_transcript() -> None:
 def test_validate_accepts_identity_flags_and_format(tmp_path: Path) -> None:
     report = tmp_path / "report.json"
     code, _, err = arh(
-        "validate", "--policy", str(ROOT / "samples" / "policy.json"), "--format", "cohere-chat",
-        "--trace-id", "cohere-run", "--json-out", str(report), "--quiet",
+        "validate",
+        "--policy",
+        str(ROOT / "samples" / "policy.json"),
+        "--format",
+        "cohere-chat",
+        "--trace-id",
+        "cohere-run",
+        "--json-out",
+        str(report),
+        "--quiet",
         str(FIX / "cohere-chat" / "clean.json"),
-    )  # fmt: skip
+    )
     assert err == ""
     assert code in (0, 1)
     assert json.loads(report.read_text())["reports"][0]["trace_id"] == "cohere-run"

@@ -17,6 +17,7 @@ from ._common import (
     items_of,
     obj,
     opt_count,
+    opt_list,
     opt_str,
 )
 from .base import Adapter
@@ -71,7 +72,7 @@ def _response(b: TraceBuilder, item: dict[str, Any], at: str) -> None:
     }
     meta = {k: v for k, v in meta.items() if isinstance(v, str)}
     start = len(b.steps)
-    candidates = arr(item.get("candidates") or [], f"{at}.candidates")
+    candidates = opt_list(item, "candidates", at)
     for index, raw in enumerate(candidates):
         where = f"{at}.candidates[{index}]"
         if index > 0:
@@ -106,7 +107,7 @@ def _content(b: TraceBuilder, content: dict[str, Any], at: str, meta: dict[str, 
     # Only the model's own content makes steps; user content (the default role, also for
     # content without one) is input, apart from the function responses it carries.
     model = content.get("role") == "model"
-    parts = arr(content.get("parts") or [], f"{at}.parts")
+    parts = opt_list(content, "parts", at)
     texts: list[str] = []
 
     def flush() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..io import decode_json
-from ._common import TraceBuilder, arr, fail, obj, opt_count, opt_str
+from ._common import TraceBuilder, arr, fail, obj, opt_count, opt_list, opt_str
 from .base import Adapter
 
 NAME = "otel-genai"
@@ -69,11 +69,9 @@ def convert(value: Any, name_hint: str) -> list[Any]:
             if isinstance(resource_spans.get("resource"), dict)
             else None
         )
-        for s, scope in enumerate(
-            arr(resource_spans.get("scopeSpans") or [], f"{at_r}.scopeSpans")
-        ):
+        for s, scope in enumerate(opt_list(resource_spans, "scopeSpans", at_r)):
             at_s = f"{at_r}.scopeSpans[{s}]"
-            for n, raw in enumerate(arr(obj(scope, at_s).get("spans") or [], f"{at_s}.spans")):
+            for n, raw in enumerate(opt_list(obj(scope, at_s), "spans", at_s)):
                 at = f"{at_s}.spans[{n}]"
                 span = obj(raw, at)
                 trace_id = opt_str(span, "traceId", at) or ""
