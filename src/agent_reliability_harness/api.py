@@ -69,11 +69,40 @@ def iter_traces(
 ) -> Iterator[LoadedTrace | InputFailure]:
     """Every trace of the inputs, in input order, with an InputFailure for each bad one.
     `identity` overrides the trace labels (`--trace-id`, `--agent-name`, `--workflow`)."""
-    for document in iter_documents(paths, stdin=stdin):
+    for document in coalesce_exports(iter_documents(paths, stdin=stdin)):
         if isinstance(document, Failure):
             yield InputFailure(document.source_path, document.message, line=document.line)
             continue
         yield from _document_traces(document, fmt, identity)
+
+
+def coalesce_exports(documents: Iterable[Document | Failure]) -> Iterator[Document | Failure]:
+    """Join consecutive JSONL lines of one file that are batches of one span export (OTLP or
+    Agents SDK), so a trace split across batches converts whole. Everything else passes."""
+    batch: list[Document] = []
+    kind: str | None = None
+
+    def flush() -> Iterator[Document]:
+        if len(batch) == 1:
+            yield batch[0]
+        elif batch and kind is not None:
+            first = batch[0]
+            merged = adapters.merge_exports(kind, [d.value for d in batch])
+            yield Document(first.source_path, merged, start_line=first.start_line)
+        batch.clear()
+
+    for document in documents:
+        found = None
+        if isinstance(document, Document) and document.line is not None:
+            found = adapters.export_kind(document.value)
+        if batch and (found != kind or document.source_path != batch[0].source_path):
+            yield from flush()
+        if found is not None and isinstance(document, Document):
+            kind = found
+            batch.append(document)
+            continue
+        yield document
+    yield from flush()
 
 
 def _document_traces(

@@ -209,7 +209,17 @@ def iter_documents(
                 with path.open("rb") as handle:
                     yield from iter_jsonl(handle, name, keep_text)
             else:
-                yield read_document(path.read_bytes(), name, keep_text)
+                data = path.read_bytes()
+                try:
+                    document = read_document(data, name, keep_text)
+                except InputError:
+                    # The OpenTelemetry Collector's file exporter writes one JSON object per
+                    # line into a `.json` file: read such a file as JSON Lines.
+                    if not _looks_like_jsonl(data):
+                        raise
+                    yield from iter_jsonl(data.splitlines(keepends=True), name, keep_text)
+                    continue
+                yield document
         except InputError as exc:
             yield Failure(name, str(exc))
         except OSError as exc:

@@ -149,3 +149,32 @@ def test_canonical_traces_pass_through_and_win_detection() -> None:
     trace = json.loads((ROOT / "samples" / "traces" / "refund-ok.json").read_text())
     assert detect(trace).name == "arh"
     assert to_canonical(trace, identity=Identity(workflow="w"))[0]["workflow"] == "w"
+
+
+def test_collector_file_exporter_batches_join_into_one_trace(tmp_path: Path) -> None:
+    """The Collector writes one export request per line, even into a `.json` file."""
+    export = json.loads((FIX / "otel-genai" / "clean.json").read_text())
+    spans = export["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    lines = []
+    for chunk in (spans[:2], spans[2:4], spans[4:]):
+        batch = json.loads(json.dumps(export))
+        batch["resourceSpans"][0]["scopeSpans"][0]["spans"] = chunk
+        lines.append(json.dumps(batch))
+    path = tmp_path / "traces.json"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = arh("convert", str(path))
+    assert (code, err) == (0, "")
+    expected = json.loads((HERE / "expected" / "otel-genai" / "clean.json").read_text())
+    converted = json.loads(out)
+    assert converted["steps"] == expected["steps"]
+    assert converted["workflow"] == "traces"
+
+
+def test_agents_items_one_per_line(tmp_path: Path) -> None:
+    export = json.loads((FIX / "openai-agents" / "retry.json").read_text())
+    path = tmp_path / "spans.jsonl"
+    path.write_text("".join(json.dumps(item) + "\n" for item in export["data"]))
+    code, out, _ = arh("convert", str(path))
+    expected = json.loads((HERE / "expected" / "openai-agents" / "retry.json").read_text())
+    assert code == 0
+    assert json.loads(out)["steps"] == expected["steps"]

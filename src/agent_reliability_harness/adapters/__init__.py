@@ -100,6 +100,28 @@ def _relabel(traces: list[Any], identity: Identity) -> list[Any]:
     return relabelled
 
 
+def export_kind(value: Any) -> str | None:
+    """The span-export format of a document ("otel-genai", "openai-agents") or None.
+    Such exports arrive in batches (one per JSONL line) that `merge_exports` joins."""
+    if otel_genai.detect(value):
+        return otel_genai.NAME
+    if isinstance(value, dict) and value.get("object") in ("trace", "trace.span"):
+        return openai_agents.NAME
+    if isinstance(value, dict) and isinstance(value.get("data"), list):
+        return openai_agents.NAME if openai_agents.detect(value) else None
+    return None
+
+
+def merge_exports(kind: str, values: list[Any]) -> Any:
+    """One export holding the batches of `values` (all of span-export `kind`), in order."""
+    if kind == otel_genai.NAME:
+        return {"resourceSpans": [rs for v in values for rs in v["resourceSpans"]]}
+    items: list[Any] = []
+    for value in values:
+        items.extend(value["data"] if isinstance(value.get("data"), list) else [value])
+    return {"data": items}
+
+
 _CANONICAL_KEYS = ("trace_id", "steps", "agent_name", "workflow")
 
 
@@ -117,5 +139,7 @@ __all__ = [
     "Adapter",
     "Identity",
     "detect",
+    "export_kind",
+    "merge_exports",
     "to_canonical",
 ]

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from ..adapters import AUTO, FORMAT_CHOICES, to_canonical
-from ..api import name_hint
+from ..api import coalesce_exports, name_hint
 from ..errors import InputError
 from ..io import Failure, iter_documents
 from ..models.trace import parse_trace
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     identity = identity_from(args)
     by_file: dict[str, list[Any]] = {}
     failed = False
-    for document in iter_documents(args.paths, stdin=io.stdin):
+    for document in coalesce_exports(iter_documents(args.paths, stdin=io.stdin)):
         where = document.source_path
         if document.line is not None:
             where = f"{where}:{document.line}"
