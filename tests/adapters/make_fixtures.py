@@ -29,7 +29,14 @@ FIXTURES = HERE / "fixtures"
 EXPECTED = HERE / "expected"
 
 RAW_ARGS = {"openai-chat", "openai-responses", "cohere-chat", "openai-agents", "otel-genai"}
-ORPHANS = {"openai-chat", "openai-responses", "anthropic-messages", "cohere-chat", "google-genai"}
+ORPHANS = {
+    "openai-chat",
+    "openai-responses",
+    "anthropic-messages",
+    "cohere-chat",
+    "google-genai",
+    "otel-genai",
+}
 
 RENDERERS: dict[str, Callable[[Scenario], Any]] = {
     "openai-chat": sdk_messages.openai_chat,
@@ -43,8 +50,9 @@ RENDERERS: dict[str, Callable[[Scenario], Any]] = {
 
 
 def supports(fmt: str, scenario: Scenario) -> bool:
-    """Arguments that are not JSON need a format whose arguments are text; a result with no
-    call needs a format that records results apart from calls."""
+    """Arguments that are not JSON need a format whose arguments are text (not Anthropic's
+    or Gemini's objects); a result with no call needs a format that records results apart
+    from calls (not the Agents SDK's function spans)."""
     if scenario.needs_raw_args and fmt not in RAW_ARGS:
         return False
     return not (scenario.orphan is not None and fmt not in ORPHANS)

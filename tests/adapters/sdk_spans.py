@@ -145,6 +145,9 @@ def otel_genai(s: Scenario, tool_spans: bool = True) -> dict[str, Any]:
     history: list[dict[str, Any]] = [
         {"role": "user", "parts": [{"type": "text", "content": s.user}]}
     ]
+    if s.orphan is not None:  # a result in the recorded history for a call never made
+        part = {"type": "tool_call_response", "id": s.orphan.call_id, "response": s.orphan.output}
+        history.append({"role": "tool", "parts": [part]})
     spans: list[Any] = [
         ReadableSpan(
             "invoke_agent refund-agent",

@@ -107,11 +107,11 @@ def _trace(
     ]
     # Tool calls that have their own execute_tool span are mapped from it; calls found only
     # in a model span's output messages are mapped from the messages.
-    executed = {
-        t[4].get("gen_ai.tool.call.id")
-        for t in timed
-        if t[4].get("gen_ai.operation.name") == "execute_tool"
-    }
+    executed: set[str] = set()
+    for t in timed:
+        call_id = t[4].get("gen_ai.tool.call.id")
+        if t[4].get("gen_ai.operation.name") == "execute_tool" and isinstance(call_id, str):
+            executed.add(call_id)
     answered: set[str] = set()
     for _, _, at, span, attrs, resource in sorted(timed, key=lambda t: (t[0], t[1])):
         if "service.name" in resource and "service" not in b.metadata:
@@ -178,7 +178,7 @@ def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str)
 
 
 def _model(
-    b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str, executed: set[Any]
+    b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str, executed: set[str]
 ) -> None:
     model = attrs.get("gen_ai.response.model") or attrs.get("gen_ai.request.model")
     where = f"{at}.attributes[gen_ai.output.messages]"
@@ -192,7 +192,8 @@ def _model(
         if kind == "text" and isinstance(part.get("content"), str):
             texts.append(part["content"])
         elif kind == "tool_call":
-            if part.get("id") not in executed or part.get("id") is None:
+            part_id = part.get("id")
+            if not isinstance(part_id, str) or part_id not in executed:
                 calls.append((part_at, part))
         else:
             b.note(part_at, "output part that is not text", part)
@@ -227,10 +228,13 @@ def _tool_responses(b: TraceBuilder, attrs: dict[str, Any], at: str, answered: s
         call_id = part.get("id")
         if part.get("type") != "tool_call_response" or not isinstance(call_id, str):
             continue
-        if call_id in answered or not b.is_open(call_id):
+        if call_id in answered:
             continue
         answered.add(call_id)
-        b.result(call_id, part.get("response"), part_at)
+        if b.is_open(call_id):
+            b.result(call_id, part.get("response"), part_at)
+        elif not any(step["step_id"] == call_id for step in b.steps):
+            b.note(part_at, "tool result without a matching call", part)
 
 
 def _parts(b: TraceBuilder, raw: Any, at: str) -> list[tuple[str, dict[str, Any]]] | None:
