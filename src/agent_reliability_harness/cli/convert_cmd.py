@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from ..adapters import AUTO, FORMAT_CHOICES, to_canonical
+from ..adapters import ADAPTERS, AUTO, FORMAT_CHOICES, to_canonical
 from ..api import coalesce_exports, name_hint
 from ..errors import InputError
 from ..io import Failure, iter_documents
@@ -18,9 +18,12 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "convert",
         help="print transcripts as canonical traces",
-        description="Convert recorded transcripts (or traces) to canonical ARH trace JSON. "
-        "Each FILE prints one JSON document: the trace object, or an array when the file "
-        "holds several traces. FILE may be - for standard input.",
+        description="Convert recorded transcripts (or traces) to canonical ARH trace JSON.\n"
+        "Each FILE prints one JSON document: the trace object, or an array when the\n"
+        "file holds several traces. FILE may be - for standard input.",
+        epilog="formats (auto-detection tries them in this order; see docs/adapters.md):\n"
+        + "\n".join(f"  {a.name:<20} {a.description}" for a in ADAPTERS),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--format", choices=FORMAT_CHOICES, default=AUTO, help="input format (default: auto-detect)"
