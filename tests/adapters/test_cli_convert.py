@@ -178,3 +178,13 @@ def test_agents_items_one_per_line(tmp_path: Path) -> None:
     expected = json.loads((HERE / "expected" / "openai-agents" / "retry.json").read_text())
     assert code == 0
     assert json.loads(out)["steps"] == expected["steps"]
+
+
+def test_bare_array_of_agents_items_is_not_taken_for_traces(tmp_path: Path) -> None:
+    """Span items carry `trace_id`, a canonical key; they must still detect as spans."""
+    export = json.loads((FIX / "openai-agents" / "clean.json").read_text())
+    path = tmp_path / "bare.json"
+    path.write_text(json.dumps(export["data"]))
+    code, out, err = arh("convert", str(path))
+    assert (code, err) == (0, "")
+    assert json.loads(out)["source"] == "openai-agents"

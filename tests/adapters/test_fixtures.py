@@ -49,7 +49,9 @@ def test_golden(relative: Path) -> None:
 
 @pytest.mark.parametrize("relative", ALL_FIXTURES, ids=str)
 def test_auto_detection(relative: Path) -> None:
-    assert detect(load(f"fixtures/{relative}")).name == relative.parent.name
+    value = load(f"fixtures/{relative}")
+    assert detect(value).name == relative.parent.name
+    assert {t["source"] for t in to_canonical(value)} == {relative.parent.name}
 
 
 def test_fixtures_are_current() -> None:

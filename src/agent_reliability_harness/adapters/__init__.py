@@ -126,7 +126,10 @@ _CANONICAL_KEYS = ("trace_id", "steps", "agent_name", "workflow")
 
 
 def _canonical_shaped(value: Any) -> bool:
-    """An object (or array of objects) using canonical top-level keys."""
+    """An object (or array of objects) using canonical top-level keys. Agents SDK span
+    items also carry `trace_id`, so a span export is never taken for traces."""
+    if export_kind(value) is not None or openai_agents.detect(value):
+        return False
     items = value if isinstance(value, list) else [value]
     return any(isinstance(v, dict) and any(k in v for k in _CANONICAL_KEYS) for v in items)
 
