@@ -6,13 +6,6 @@ used names are re-exported here.
 
 from __future__ import annotations
 
-from importlib import metadata as _metadata
-
-try:
-    __version__ = _metadata.version("agent-reliability-harness")
-except _metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
-
 from .api import (
     load_policy,
     load_traces,
@@ -22,6 +15,7 @@ from .api import (
 )
 from .errors import ArhError, InputError, PolicyError, ReportError, TraceError
 from .models import Finding, Policy, RunReport, Step, Trace, TraceReport
+from .version import __version__
 
 __all__ = [
     "ArhError",
