@@ -1,0 +1,168 @@
+"""`arh compare`: a baseline report against a candidate (a report, or traces run on the spot).
+
+Exit 0 when the gate passes; 1 when it fails or an input is invalid; 2 on misuse.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..adapters import AUTO, FORMAT_CHOICES
+from ..api import collect, evaluate_stream, iter_traces, load_policy
+from ..compare import GateMode, GateOptions, compare
+from ..engine import Evaluator
+from ..errors import PolicyError, ReportError
+from ..io import display_path
+from ..models.baseline import read_report
+from ..models.report import RunReport
+from ..render import RenderOptions, file_renderers, get_renderer
+from ..scoring import DEFAULT_FAIL_UNDER
+from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, Streams, score_arg, write_text
+
+
+def add_parser(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "compare",
+        help="gate a candidate run against a baseline report",
+        description="Compare a baseline report (from `arh validate --json-out`) with a "
+        "candidate: another report (--candidate) or traces validated now (--policy "
+        "POLICY PATH...). Fails only on regressions by default.",
+    )
+    parser.add_argument("--baseline", required=True, metavar="REPORT", help="baseline report")
+    parser.add_argument("--candidate", metavar="REPORT", help="candidate report")
+    parser.add_argument(
+        "--policy", metavar="POLICY", help="validate PATH... with this policy as the candidate"
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMAT_CHOICES,
+        default=None,
+        help="input format of PATH... (default: auto-detect; with --policy only)",
+    )
+    parser.add_argument(
+        "--fail-under",
+        type=score_arg,
+        default=None,
+        metavar="N",
+        help="minimum passing score for PATH..., 0..100 (default 70; with --policy only)",
+    )
+    parser.add_argument(
+        "--fail-on",
+        choices=[m.value for m in GateMode],
+        default=GateMode.REGRESSIONS.value,
+        help="regressions (default): new errors, pass->fail, added failing traces, "
+        "score drops; failures: any failing candidate trace; never: report only",
+    )
+    parser.add_argument(
+        "--max-score-drop",
+        type=score_arg,
+        default=None,
+        metavar="N",
+        help="with --fail-on regressions, also fail when a trace's score falls by more than N",
+    )
+    for renderer in file_renderers("compare"):
+        parser.add_argument(
+            f"--{renderer.name}-out",
+            metavar="FILE",
+            dest=f"out_{renderer.name}",
+            help=f"write the {renderer.description} to FILE",
+        )
+    parser.add_argument(
+        "--candidate-json-out",
+        metavar="FILE",
+        help="save the candidate as a JSON report (the next baseline)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="trace inputs (with --policy)")
+    parser.set_defaults(handler=run)
+
+
+def _misuse(args: argparse.Namespace) -> str | None:
+    if (args.candidate is None) == (args.policy is None):
+        return "give exactly one of --candidate REPORT or --policy POLICY PATH..."
+    if args.candidate is not None:
+        if args.paths:
+            return "trace PATHs are validated only with --policy, not with --candidate"
+        if args.format is not None or args.fail_under is not None:
+            return "--format and --fail-under apply to trace PATHs (with --policy) only"
+    elif not args.paths:
+        return "--policy needs at least one trace PATH"
+    if args.max_score_drop is not None and args.fail_on != GateMode.REGRESSIONS.value:
+        return "--max-score-drop applies with --fail-on regressions only"
+    return None
+
+
+def _read(path: str) -> tuple[RunReport, bytes]:
+    name = display_path(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ReportError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    return read_report(data, name), data
+
+
+def _run_candidate(args: argparse.Namespace, io: Streams) -> tuple[RunReport, str]:
+    """Validate PATH... now; failures go to stderr as they come. Returns (run, its JSON)."""
+    policy = load_policy(args.policy)
+    fail_under = DEFAULT_FAIL_UNDER if args.fail_under is None else args.fail_under
+    stream = evaluate_stream(
+        iter_traces(args.paths, args.format or AUTO, io.stdin), Evaluator(policy, fail_under)
+    )
+    run = collect(policy, stream)
+    for failure in run.input_errors:
+        io.error(f"{failure.location()}: {failure.message}")
+    seen: dict[str, str | None] = {}
+    for report in run.reports:
+        if report.trace_id in seen:
+            first = seen[report.trace_id] or "an earlier input"
+            raise ReportError(
+                f"{report.source_path or '<input>'}: duplicate trace_id {report.trace_id!r} "
+                f"(also in {first})"
+            )
+        seen[report.trace_id] = report.source_path
+    text = get_renderer("run", "json").render(run, RenderOptions(__version__))
+    return run, text
+
+
+def _load(args: argparse.Namespace, io: Streams) -> tuple[RunReport, RunReport, str] | None:
+    """Both reports and the candidate's JSON text; None (after an error line) if invalid."""
+    try:
+        baseline, _ = _read(args.baseline)
+        if args.candidate is not None:
+            candidate, data = _read(args.candidate)
+            # The candidate is already a report: it is saved as given (minus a BOM).
+            return baseline, candidate, data.decode("utf-8-sig")
+        candidate, text = _run_candidate(args, io)
+        return baseline, candidate, text
+    except (ReportError, PolicyError) as exc:
+        io.error(str(exc))
+        return None
+
+
+def run(args: argparse.Namespace, io: Streams) -> int:
+    problem = _misuse(args)
+    if problem is not None:
+        io.error(problem)
+        return EXIT_USAGE
+    loaded = _load(args, io)
+    if loaded is None:
+        return EXIT_INPUT
+    baseline, candidate, candidate_text = loaded
+    options = GateOptions(GateMode(args.fail_on), args.max_score_drop)
+    comparison = compare(baseline, candidate, options)
+    if not args.quiet:
+        render_options = RenderOptions(tool_version=__version__, color=io.color())
+        io.out.write(get_renderer("compare", "console").render(comparison, render_options))
+    written = True
+    for renderer in file_renderers("compare"):
+        target = getattr(args, f"out_{renderer.name}")
+        if target:
+            text = renderer.render(comparison, RenderOptions(__version__))
+            written &= write_text(target, text, io)
+    if args.candidate_json_out:
+        written &= write_text(args.candidate_json_out, candidate_text, io)
+    ok = comparison.gate.passed and not candidate.input_errors and written
+    return EXIT_OK if ok else EXIT_INPUT
