@@ -6,6 +6,7 @@ schemas/compare.schema.json describes it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -164,8 +165,11 @@ class RunSide:
 
     @classmethod
     def of(cls, run: RunReport) -> RunSide:
-        s = run.summary
-        return cls(run.policy_id, s.total_traces, s.passed_traces, s.failed_traces, s.average_score)
+        """Counted from the per-trace reports; fsum keeps the average independent of order."""
+        total = len(run.reports)
+        passed = sum(1 for r in run.reports if r.passed)
+        average = round(math.fsum(r.score for r in run.reports) / total, 2) if total else 0.0
+        return cls(run.policy_id, total, passed, total - passed, average)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -34,6 +34,10 @@ def _bad(where: str, what: str) -> ReportError:
     return ReportError(f"{where}: {what}")
 
 
+def _field(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
 def _required(data: dict[str, Any], key: str, where: str) -> Any:
     if key not in data or data[key] is None:
         raise _bad(f"{where}.{key}", "is required")
@@ -52,7 +56,7 @@ def _opt_str(data: dict[str, Any], key: str, where: str, default: str | None) ->
     if value is None:
         return default
     if not isinstance(value, str):
-        raise _bad(f"{where}.{key}", f"must be a string or null (got {_type_name(value)})")
+        raise _bad(_field(where, key), f"must be a string or null (got {_type_name(value)})")
     return value
 
 
@@ -181,7 +185,7 @@ def parse_report(data: Any) -> RunReport:
         check_schema_version(data.get("schema_version"), "report")
     except ValueError as exc:
         raise ReportError(f"schema_version: {exc}") from None
-    policy_id = _opt_str(data, "policy_id", "policy_id", "") or ""
+    policy_id = _opt_str(data, "policy_id", "", "") or ""
     raw = data.get("reports")
     if raw is None:
         raise ReportError("reports: is required (an array of per-trace reports)")

@@ -5,6 +5,7 @@ Traces with no change at all are counted, not listed, so a large run stays reada
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 
 from ..compare.model import Comparison, GateMode, RunSide, TraceComparison, TraceStatus, Transition
@@ -13,6 +14,12 @@ from ..models.report import Finding, TraceReport
 from .base import Renderer, RenderOptions
 
 _COLORS = {"PASS": "32", "FAIL": "31", "new": "31", "resolved": "32"}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def clean(text: str) -> str:
+    """Trace-derived text on one line, with no terminal control sequences."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def _paint(text: str, key: str, options: RenderOptions) -> str:
@@ -66,7 +73,7 @@ def gate_headline(comparison: Comparison) -> str:
 
 
 def _side_line(label: str, side: RunSide) -> str:
-    policy = f"  (policy {side.policy_id})" if side.policy_id else ""
+    policy = f"  (policy {clean(side.policy_id)})" if side.policy_id else ""
     return (
         f"{label} {side.total_traces} traces, {side.passed_traces} passed, "
         f"{side.failed_traces} failed, average score {side.average_score:.2f}{policy}"
@@ -113,7 +120,7 @@ def _head(t: TraceComparison, options: RenderOptions) -> str:
         if t.transition
         else ""
     )
-    head = f"{_paint(tag, key, options)} {t.trace_id}"
+    head = f"{_paint(tag, key, options)} {clean(t.trace_id)}"
     before, after = t.baseline, t.candidate
     if before is not None and after is not None:
         parts = [
@@ -137,10 +144,11 @@ def _head(t: TraceComparison, options: RenderOptions) -> str:
 
 
 def finding_line(label: str, finding: Finding, options: RenderOptions) -> str:
-    where = f"step {finding.step_id}" if finding.step_id is not None else "trace"
+    where = f"step {clean(finding.step_id)}" if finding.step_id is not None else "trace"
     return (
         f"    {_paint(f'{label:<8}', label, options)}  {finding.severity.value:<7}  "
-        f"{finding.category:<10}  {finding.rule_id or '-':<11}  {finding.message}  ({where})"
+        f"{clean(finding.category):<10}  {clean(finding.rule_id or '-'):<11}  "
+        f"{clean(finding.message)}  ({where})"
     )
 
 
@@ -148,7 +156,7 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
     gate = comparison.gate
     headline = gate_headline(comparison)
     lines = [_paint(headline, "PASS" if gate.passed else "FAIL", options)]
-    lines.extend(f"  - {reason.message}" for reason in gate.reasons)
+    lines.extend(f"  - {clean(reason.message)}" for reason in gate.reasons)
     lines.append("")
     lines.append(_side_line("baseline: ", comparison.baseline))
     lines.append(_side_line("candidate:", comparison.candidate))
