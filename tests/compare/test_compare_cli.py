@@ -269,3 +269,22 @@ def test_candidate_traces_from_stdin(baseline: str) -> None:
 def test_no_color_unless_terminal(baseline: str) -> None:
     out = cli("compare", "--baseline", baseline, "--policy", POLICY, CANDIDATE)[1]
     assert "\033[" not in out
+
+
+def test_empty_candidate_warns_and_lists_removed_traces(tmp_path: Path, baseline: str) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n")
+    code, out, err = cli("compare", "--baseline", baseline, "--policy", POLICY, str(empty))
+    assert code == 0 and "9 removed" in out
+    assert err.startswith("warning: no traces found")
+
+
+def test_python_api(tmp_path: Path, baseline: str) -> None:
+    import agent_reliability_harness as arh
+
+    policy = arh.load_policy(POLICY)
+    candidate = arh.validate_paths([CANDIDATE], policy)
+    result = arh.compare_reports(arh.load_report(baseline), candidate, arh.GateOptions())
+    assert isinstance(result, arh.Comparison) and not result.gate.passed
+    assert arh.compare_reports(candidate, candidate).gate.passed
+    assert arh.compare.GateMode is arh.GateMode  # the subpackage is still reachable

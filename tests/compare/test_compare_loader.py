@@ -144,7 +144,8 @@ MALFORMED = [
     ("reports.1.citation_coverage", 2, "reports[1].citation_coverage: must be a number between"),
     ("reports.1.agent_name", 5, "reports[1].agent_name: must be a string or null"),
     ("schema_version", "2", "schema_version: report declares unsupported schema_version '2'"),
-    ("schema_version", 1, "schema_version: field 'schema_version' must be a string"),
+    ("schema_version", True, "schema_version: must be a string (got boolean)"),
+    ("schema_version", [1], "schema_version: must be a string (got array)"),
     ("policy_id", 3, "policy_id: must be a string or null"),
 ]
 
@@ -216,3 +217,9 @@ def test_long_or_odd_values_stay_on_one_line() -> None:
         parse_report(data)
     assert "\n" not in str(caught.value)
     assert len(str(caught.value)) < 200
+
+
+@pytest.mark.parametrize("version", ["1", "1.4", "0.1", "0.1.3", 1, 0.1, None])
+def test_readable_schema_versions(version: Any) -> None:
+    data = report(trace("a"), schema_version=version)
+    assert parse_report(data).reports[0].trace_id == "a"

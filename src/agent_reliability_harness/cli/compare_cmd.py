@@ -114,6 +114,8 @@ def _run_candidate(args: argparse.Namespace, io: Streams) -> tuple[RunReport, st
     run = collect(policy, stream)
     for failure in run.input_errors:
         io.error(f"{failure.location()}: {failure.message}")
+    if not run.reports and not run.input_errors:
+        io.warn("no traces found in the given paths: every baseline trace counts as removed")
     seen: dict[str, str | None] = {}
     for report in run.reports:
         if report.trace_id in seen:

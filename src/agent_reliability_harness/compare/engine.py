@@ -34,6 +34,11 @@ class GateOptions:
     mode: GateMode = GateMode.REGRESSIONS
     max_score_drop: float | None = None
 
+    def __post_init__(self) -> None:
+        drop = self.max_score_drop
+        if drop is not None and not 0 <= drop <= 100:
+            raise ValueError(f"max_score_drop must be between 0 and 100 (got {drop})")
+
 
 def index_reports(run: RunReport, side: str) -> dict[str, TraceReport]:
     """trace_id -> report; ReportError naming the id when one is listed twice."""

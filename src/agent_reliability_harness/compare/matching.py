@@ -6,7 +6,7 @@ messages are ignored because they carry measured values.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
@@ -42,13 +42,13 @@ def _pair_group(
     """
     taken_right: set[int] = set()
     taken_left: set[int] = set()
-    by_message: dict[str, list[int]] = defaultdict(list)
+    by_message: dict[str, deque[int]] = defaultdict(deque)
     for j in right:
         by_message[rf[j].message].append(j)
     for i in left:
         queue = by_message.get(lf[i].message)
         if queue:
-            taken_right.add(queue.pop(0))
+            taken_right.add(queue.popleft())
             taken_left.add(i)
     rest_left = [i for i in left if i not in taken_left]
     rest_right = [j for j in right if j not in taken_right]

@@ -11,12 +11,13 @@ from typing import Any
 
 from ..errors import InputError, ReportError
 from ..io import decode_bytes, decode_json, display_path
-from .common import Severity, check_schema_version, finite_non_negative, non_negative_int
+from .common import SUPPORTED_MAJOR, Severity, finite_non_negative, non_negative_int
 from .common import type_name as _type_name
 from .report import Finding, RunReport, TraceReport
 
 _SEVERITIES = {s.value: s for s in Severity}
 _SEVERITY_CHOICES = ", ".join(s.value for s in Severity)
+_READABLE_MAJORS = ("0", SUPPORTED_MAJOR)
 
 
 def _show(value: object) -> str:
@@ -171,6 +172,21 @@ def parse_trace_report(data: Any, where: str, policy_id: str) -> TraceReport:
     )
 
 
+def _check_version(value: Any) -> None:
+    """Missing, "1.x", or "0.x" (pre-1.0 reports are a subset of v1); a number is read as text."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise _bad("schema_version", f"must be a string (got {_type_name(value)})")
+    major = str(value).split(".", 1)[0]
+    if major not in _READABLE_MAJORS:
+        raise _bad(
+            "schema_version",
+            f"report declares unsupported schema_version {_show(str(value))} "
+            f"(this build reads major versions 0 and {SUPPORTED_MAJOR})",
+        )
+
+
 def parse_report(data: Any) -> RunReport:
     """A decoded JSON report -> RunReport; ReportError (with the field's path) if malformed.
 
@@ -181,10 +197,7 @@ def parse_report(data: Any) -> RunReport:
     """
     if not isinstance(data, dict):
         raise ReportError(f"a report must be a JSON object (got {_type_name(data)})")
-    try:
-        check_schema_version(data.get("schema_version"), "report")
-    except ValueError as exc:
-        raise ReportError(f"schema_version: {exc}") from None
+    _check_version(data.get("schema_version"))
     policy_id = _opt_str(data, "policy_id", "", "") or ""
     raw = data.get("reports")
     if raw is None:
