@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from cmp_helpers import DATA, SAMPLES, cli, finding, report, trace
 
+import agent_reliability_harness as arh
+
 POLICY = str(SAMPLES / "policy.json")
 TRACES = str(SAMPLES / "traces")
 CANDIDATE = str(DATA / "candidate")
@@ -279,9 +281,7 @@ def test_empty_candidate_warns_and_lists_removed_traces(tmp_path: Path, baseline
     assert err.startswith("warning: no traces found")
 
 
-def test_python_api(tmp_path: Path, baseline: str) -> None:
-    import agent_reliability_harness as arh
-
+def test_python_api(baseline: str) -> None:
     policy = arh.load_policy(POLICY)
     candidate = arh.validate_paths([CANDIDATE], policy)
     result = arh.compare_reports(arh.load_report(baseline), candidate, arh.GateOptions())
