@@ -101,16 +101,14 @@ def test_max_score_drop(tmp_path: Path) -> None:
         ([], "give exactly one of"),
         (["--policy", "p.json"], "--policy needs at least one trace PATH"),
         (["--candidate", "c.json", "extra"], "trace PATHs are validated only with --policy"),
-        (["--candidate", "c.json", "--fail-under", "50"], "--format and --fail-under apply"),
-        (["--candidate", "c.json", "--format", "auto"], "--format and --fail-under apply"),
-        (
-            ["--candidate", "c.json", "--fail-on", "never", "--max-score-drop", "3"],
-            "--max-score-drop applies with --fail-on regressions only",
-        ),
+        (["--candidate", "-", "--policy", "p.json", "x"], "give exactly one of"),
+        (["--candidate", "-", "-"], "trace PATHs are validated only with --policy"),
+        (["--policy", "p.json", "-"], "standard input (-) can be read only once"),
     ],
 )
 def test_misuse_exits_2(args: list[str], message: str) -> None:
-    code, out, err = cli("compare", "--baseline", "b.json", *args)
+    baseline = "-" if "p.json" in args and "-" in args else "b.json"
+    code, out, err = cli("compare", "--baseline", baseline, *args)
     assert code == 2 and out == ""
     assert err.startswith(f"error: {message}") and err.count("\n") == 1
 
@@ -288,3 +286,29 @@ def test_python_api(baseline: str) -> None:
     assert isinstance(result, arh.Comparison) and not result.gate.passed
     assert arh.compare_reports(candidate, candidate).gate.passed
     assert arh.compare.GateMode is arh.GateMode  # the subpackage is still reachable
+
+
+@pytest.mark.parametrize(
+    ("args", "warning"),
+    [
+        (["--fail-under", "50"], "--fail-under has no effect with --candidate"),
+        (["--format", "auto"], "--format has no effect with --candidate"),
+        (["--fail-on", "never", "--max-score-drop", "3"], "--max-score-drop has no effect"),
+    ],
+)
+def test_options_without_effect_are_warned_about(
+    tmp_path: Path, args: list[str], warning: str
+) -> None:
+    good = _write(tmp_path / "good.json", report(trace("a")))
+    code, out, err = cli("compare", "--baseline", good, "--candidate", good, *args)
+    assert code == 0 and out.startswith("GATE: PASS")
+    assert err.startswith(f"warning: {warning}") and err.count("\n") == 1
+
+
+def test_reports_from_stdin(tmp_path: Path) -> None:
+    base = json.dumps(report(trace("a"))).encode()
+    cand = _write(tmp_path / "c.json", report(trace("a", [finding()])))
+    code, out, _ = cli("compare", "--baseline", "-", "--candidate", cand, stdin=base)
+    assert code == 1 and "new error ARH-SCH-003" in out
+    code, _, err = cli("compare", "--baseline", cand, "--candidate", "-", stdin=b"{")
+    assert code == 1 and err.startswith("error: <stdin>: invalid JSON")

@@ -15,7 +15,7 @@ from ..api import collect, evaluate_stream, iter_traces, load_policy
 from ..compare import GateMode, GateOptions, compare
 from ..engine import Evaluator
 from ..errors import PolicyError, ReportError
-from ..io import display_path
+from ..io import STDIN, display_path
 from ..models.baseline import read_report
 from ..models.report import RunReport
 from ..render import RenderOptions, file_renderers, get_renderer
@@ -31,8 +31,10 @@ def add_parser(subparsers: Any) -> None:
         "candidate: another report (--candidate) or traces validated now (--policy "
         "POLICY PATH...). Fails only on regressions by default.",
     )
-    parser.add_argument("--baseline", required=True, metavar="REPORT", help="baseline report")
-    parser.add_argument("--candidate", metavar="REPORT", help="candidate report")
+    parser.add_argument(
+        "--baseline", required=True, metavar="REPORT", help="baseline report (- for stdin)"
+    )
+    parser.add_argument("--candidate", metavar="REPORT", help="candidate report (- for stdin)")
     parser.add_argument(
         "--policy", metavar="POLICY", help="validate PATH... with this policy as the candidate"
     )
@@ -83,22 +85,35 @@ def add_parser(subparsers: Any) -> None:
 def _misuse(args: argparse.Namespace) -> str | None:
     if (args.candidate is None) == (args.policy is None):
         return "give exactly one of --candidate REPORT or --policy POLICY PATH..."
-    if args.candidate is not None:
-        if args.paths:
-            return "trace PATHs are validated only with --policy, not with --candidate"
-        if args.format is not None or args.fail_under is not None:
-            return "--format and --fail-under apply to trace PATHs (with --policy) only"
-    elif not args.paths:
+    if args.candidate is not None and args.paths:
+        return "trace PATHs are validated only with --policy, not with --candidate"
+    if args.policy is not None and not args.paths:
         return "--policy needs at least one trace PATH"
-    if args.max_score_drop is not None and args.fail_on != GateMode.REGRESSIONS.value:
-        return "--max-score-drop applies with --fail-on regressions only"
+    stdin_users = [args.baseline, args.candidate, *args.paths].count(STDIN)
+    if stdin_users > 1:
+        return "standard input (-) can be read only once"
     return None
 
 
-def _read(path: str) -> tuple[RunReport, bytes]:
+def _ignored(args: argparse.Namespace) -> list[str]:
+    """Options that have no effect in this combination: warned about, not refused."""
+    notes = []
+    if args.candidate is not None:
+        for flag, value in (("--format", args.format), ("--fail-under", args.fail_under)):
+            if value is not None:
+                notes.append(f"{flag} has no effect with --candidate (it applies to trace PATHs)")
+    if args.max_score_drop is not None and args.fail_on != GateMode.REGRESSIONS.value:
+        notes.append(f"--max-score-drop has no effect with --fail-on {args.fail_on}")
+    return notes
+
+
+def _read(path: str, io: Streams) -> tuple[RunReport, bytes]:
     name = display_path(path)
     try:
-        data = Path(path).read_bytes()
+        if path == STDIN:
+            data = io.stdin.read() if io.stdin is not None else b""
+        else:
+            data = Path(path).read_bytes()
     except OSError as exc:
         raise ReportError(f"{name}: cannot read: {exc.strerror or exc}") from None
     return read_report(data, name), data
@@ -132,9 +147,9 @@ def _run_candidate(args: argparse.Namespace, io: Streams) -> tuple[RunReport, st
 def _load(args: argparse.Namespace, io: Streams) -> tuple[RunReport, RunReport, str] | None:
     """Both reports and the candidate's JSON text; None (after an error line) if invalid."""
     try:
-        baseline, _ = _read(args.baseline)
+        baseline, _ = _read(args.baseline, io)
         if args.candidate is not None:
-            candidate, data = _read(args.candidate)
+            candidate, data = _read(args.candidate, io)
             # The candidate is already a report: it is saved as given (minus a BOM).
             return baseline, candidate, data.decode("utf-8-sig")
         candidate, text = _run_candidate(args, io)
@@ -149,6 +164,8 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     if problem is not None:
         io.error(problem)
         return EXIT_USAGE
+    for note in _ignored(args):
+        io.warn(note)
     loaded = _load(args, io)
     if loaded is None:
         return EXIT_INPUT
