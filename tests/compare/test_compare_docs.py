@@ -39,11 +39,15 @@ def _sessions() -> list[tuple[str, str]]:
     return steps
 
 
+BIN = str(Path(sys.executable).parent)
+
+
 @pytest.mark.skipif(shutil.which("sed") is None, reason="the page uses sed")
+@pytest.mark.skipif(shutil.which("arh", path=BIN) is None, reason="needs the installed `arh`")
 def test_documented_commands_print_what_the_page_shows(tmp_path: Path) -> None:
     shutil.copy(SAMPLES / "policy.json", tmp_path / "policy.json")
     shutil.copytree(SAMPLES / "traces", tmp_path / "traces")
-    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ['PATH']}")
     env.pop("NO_COLOR", None)
     last = 0
     steps = _sessions()

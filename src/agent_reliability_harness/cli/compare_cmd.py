@@ -119,8 +119,8 @@ def _read(path: str, io: Streams) -> tuple[RunReport, bytes]:
     return read_report(data, name), data
 
 
-def _run_candidate(args: argparse.Namespace, io: Streams) -> tuple[RunReport, str]:
-    """Validate PATH... now; failures go to stderr as they come. Returns (run, its JSON)."""
+def _run_candidate(args: argparse.Namespace, io: Streams) -> RunReport:
+    """Validate PATH... now; unreadable inputs are reported on stderr."""
     policy = load_policy(args.policy)
     fail_under = DEFAULT_FAIL_UNDER if args.fail_under is None else args.fail_under
     stream = evaluate_stream(
@@ -140,20 +140,18 @@ def _run_candidate(args: argparse.Namespace, io: Streams) -> tuple[RunReport, st
                 f"(also in {first})"
             )
         seen[report.trace_id] = report.source_path
-    text = get_renderer("run", "json").render(run, RenderOptions(__version__))
-    return run, text
+    return run
 
 
-def _load(args: argparse.Namespace, io: Streams) -> tuple[RunReport, RunReport, str] | None:
-    """Both reports and the candidate's JSON text; None (after an error line) if invalid."""
+def _load(args: argparse.Namespace, io: Streams) -> tuple[RunReport, RunReport, str | None] | None:
+    """Both reports, and a candidate report's text; None (after an error line) if invalid."""
     try:
         baseline, _ = _read(args.baseline, io)
         if args.candidate is not None:
             candidate, data = _read(args.candidate, io)
             # The candidate is already a report: it is saved as given (minus a BOM).
             return baseline, candidate, data.decode("utf-8-sig")
-        candidate, text = _run_candidate(args, io)
-        return baseline, candidate, text
+        return baseline, _run_candidate(args, io), None
     except (ReportError, PolicyError) as exc:
         io.error(str(exc))
         return None
@@ -182,6 +180,10 @@ def run(args: argparse.Namespace, io: Streams) -> int:
             text = renderer.render(comparison, RenderOptions(__version__))
             written &= write_text(target, text, io)
     if args.candidate_json_out:
+        if candidate_text is None:  # validated now: exactly what `arh validate --json-out` writes
+            candidate_text = get_renderer("run", "json").render(
+                candidate, RenderOptions(__version__)
+            )
         written &= write_text(args.candidate_json_out, candidate_text, io)
     ok = comparison.gate.passed and not candidate.input_errors and written
     return EXIT_OK if ok else EXIT_INPUT

@@ -115,11 +115,7 @@ def _measure(label: str, before: float | int | None, after: float | int | None, 
 
 def _head(t: TraceComparison, options: RenderOptions) -> str:
     tag = f"[{trace_tag(t)}]"
-    key = (
-        {Transition.PASS_TO_FAIL: "FAIL", Transition.FAIL_TO_PASS: "PASS"}.get(t.transition, "")
-        if t.transition
-        else ""
-    )
+    key = {Transition.PASS_TO_FAIL: "FAIL", Transition.FAIL_TO_PASS: "PASS", None: ""}[t.transition]
     head = f"{_paint(tag, key, options)} {clean(t.trace_id)}"
     before, after = t.baseline, t.candidate
     if before is not None and after is not None:
