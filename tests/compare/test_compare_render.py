@@ -12,7 +12,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from cmp_helpers import DATA, REPO, SAMPLES, finding, report, run_of, trace
+from cmp_helpers import DATA, REPO, finding, report, run_of, trace
 
 from agent_reliability_harness.api import load_policy, validate_paths
 from agent_reliability_harness.compare import GateMode, GateOptions, compare
@@ -25,8 +25,9 @@ SCHEMA = json.loads((REPO / "schemas" / "compare.schema.json").read_text(encodin
 
 
 def _samples_comparison(options: GateOptions | None = None) -> Comparison:
-    policy = load_policy(str(SAMPLES / "policy.json"))
-    baseline = validate_paths([str(SAMPLES / "traces")], policy)
+    # Frozen copies of the samples, so new samples do not change these golden files.
+    policy = load_policy(str(DATA / "policy.json"))
+    baseline = validate_paths([str(DATA / "baseline")], policy)
     candidate = validate_paths([str(DATA / "candidate")], policy)
     return compare(baseline, candidate, options)
 
