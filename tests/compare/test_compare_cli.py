@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cmp_helpers import DATA, SAMPLES, cli, finding, report, trace
+from cmp_helpers import DATA, cli, finding, report, trace
 
 import agent_reliability_harness as arh
 
-POLICY = str(SAMPLES / "policy.json")
-TRACES = str(SAMPLES / "traces")
+# Frozen copies of the samples: the counts asserted below do not move when samples are added.
+POLICY = str(DATA / "policy.json")
+TRACES = str(DATA / "baseline")
 CANDIDATE = str(DATA / "candidate")
 
 
@@ -76,7 +77,7 @@ def test_fail_under_changes_the_candidate_verdicts(baseline: str) -> None:
         baseline,
         "--policy",
         POLICY,
-        str(SAMPLES / "traces" / "retry-ok.json"),
+        str(DATA / "baseline" / "retry-ok.json"),
         "--fail-under",
         "100",
         "--max-score-drop",
@@ -173,8 +174,8 @@ def test_missing_file_and_bad_policy_exit_1(tmp_path: Path) -> None:
 def test_duplicate_trace_ids_among_candidate_traces(tmp_path: Path, baseline: str) -> None:
     traces = tmp_path / "traces"
     traces.mkdir()
-    shutil.copy(SAMPLES / "traces" / "refund-ok.json", traces / "a.json")
-    shutil.copy(SAMPLES / "traces" / "refund-ok.json", traces / "b.json")
+    shutil.copy(DATA / "baseline" / "refund-ok.json", traces / "a.json")
+    shutil.copy(DATA / "baseline" / "refund-ok.json", traces / "b.json")
     code, out, err = cli("compare", "--baseline", baseline, "--policy", POLICY, str(traces))
     assert (code, out) == (1, "")
     assert "b.json: duplicate trace_id 'refund-ok-0001' (also in " in err
@@ -182,7 +183,7 @@ def test_duplicate_trace_ids_among_candidate_traces(tmp_path: Path, baseline: st
 
 def test_unreadable_candidate_trace_fails_even_with_never(tmp_path: Path, baseline: str) -> None:
     traces = tmp_path / "traces"
-    shutil.copytree(SAMPLES / "traces", traces)
+    shutil.copytree(DATA / "baseline", traces)
     (traces / "broken.json").write_text("{")
     code, out, err = cli(
         "compare", "--baseline", baseline, "--policy", POLICY, str(traces), "--fail-on", "never"
@@ -261,7 +262,7 @@ def test_json_to_stdout_is_deterministic(baseline: str) -> None:
 
 
 def test_candidate_traces_from_stdin(baseline: str) -> None:
-    data = (SAMPLES / "traces" / "refund-ok.json").read_bytes()
+    data = (DATA / "baseline" / "refund-ok.json").read_bytes()
     code, out, _ = cli("compare", "--baseline", baseline, "--policy", POLICY, "-", stdin=data)
     assert code == 0 and "8 removed" in out
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cmp_helpers import SAMPLES, finding, report, trace
+from cmp_helpers import DATA, finding, report, trace
 
 from agent_reliability_harness import ReportError
 from agent_reliability_harness.api import load_policy, validate_paths
@@ -16,7 +16,7 @@ from agent_reliability_harness.models.common import Severity
 
 
 def test_our_own_report_round_trips() -> None:
-    run = validate_paths([str(SAMPLES / "traces")], load_policy(str(SAMPLES / "policy.json")))
+    run = validate_paths([str(DATA / "baseline")], load_policy(str(DATA / "policy.json")))
     loaded = parse_report(json.loads(json.dumps(run.to_dict())))
     assert loaded.policy_id == run.policy_id
     assert [r.trace_id for r in loaded.reports] == [r.trace_id for r in run.reports]
