@@ -101,3 +101,56 @@ def test_report_order_does_not_matter(data: dict[str, Any]) -> None:
     one = compare(parse_report(data), parse_report(data))
     two = compare(parse_report(reversed_data), parse_report(data))
     assert render_compare(one, RenderOptions()) == render_compare(two, RenderOptions())
+
+
+_soft = st.lists(
+    st.fixed_dictionaries(
+        {
+            "rule_id": st.sampled_from([None, "ARH-SCH-005", "ARH-BUD-005"]),
+            "severity": st.sampled_from(["warning", "info"]),
+            "category": st.sampled_from(["schema", "budget"]),
+            "step_id": st.sampled_from([None, "s1", "s9"]),
+            "message": st.just("new note"),
+        }
+    ),
+    max_size=4,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_reports, st.data())
+def test_new_warnings_removed_traces_and_fixes_never_fail_regressions(
+    data: dict[str, Any], draw: st.DataObject
+) -> None:
+    candidate: list[dict[str, Any]] = []
+    for entry in data["reports"]:
+        if draw.draw(st.booleans(), label="drop trace"):
+            continue  # a removed trace
+        changed = dict(entry)
+        if draw.draw(st.booleans(), label="fix errors"):
+            changed["findings"] = [f for f in entry["findings"] if f["severity"] != "error"]
+            changed["passed"] = True
+        else:
+            changed["findings"] = entry["findings"] + draw.draw(_soft, label="new notes")
+        candidate.append(changed)
+    result = compare(parse_report(data), parse_report({"reports": candidate}))
+    assert result.gate.passed, [r.message for r in result.gate.reasons]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_reports, _reports, st.one_of(st.none(), st.integers(0, 100)))
+def test_gate_reasons_are_exactly_the_regressions(
+    a: dict[str, Any], b: dict[str, Any], max_drop: int | None
+) -> None:
+    result = compare(parse_report(a), parse_report(b), GateOptions(max_score_drop=max_drop))
+    expected = 0
+    for t in result.traces:
+        expected += t.transition is not None and t.transition.value == "pass_to_fail"
+        expected += sum(1 for f in t.new_findings if f.severity.value == "error")
+        expected += t.status is TraceStatus.ADDED and not (t.candidate and t.candidate.passed)
+        drop = -(t.score_delta or 0.0)
+        expected += max_drop is not None and t.score_delta is not None and drop > max_drop
+    assert len(result.gate.reasons) == expected
+    failures = compare(parse_report(a), parse_report(b), GateOptions(GateMode.FAILURES))
+    assert len(failures.gate.reasons) == sum(1 for r in parse_report(b).reports if not r.passed)
+    assert compare(parse_report(a), parse_report(b), GateOptions(GateMode.NEVER)).gate.passed
