@@ -12,10 +12,10 @@ import sys
 from collections.abc import Sequence
 
 from ..version import __version__
-from . import rules_cmd, validate_cmd
+from . import compare_cmd, rules_cmd, validate_cmd
 from .common import EXIT_INPUT, EXIT_USAGE, Streams
 
-COMMANDS = (validate_cmd, rules_cmd)
+COMMANDS = (validate_cmd, compare_cmd, rules_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
