@@ -4,6 +4,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
+LINT_PATHS := src tests $(wildcard benchmarks)
 
 .PHONY: setup demo test lint
 
@@ -20,8 +21,8 @@ demo: setup
 	$(BIN)/arh validate --policy samples/policy.json samples/traces || [ $$? -eq 1 ]
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
 	$(BIN)/mypy
 
 test: setup lint

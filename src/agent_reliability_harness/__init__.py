@@ -6,13 +6,6 @@ used names are re-exported here.
 
 from __future__ import annotations
 
-from importlib import metadata as _metadata
-
-try:
-    __version__ = _metadata.version("agent-reliability-harness")
-except _metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0+unknown"
-
 from .api import (
     load_policy,
     load_traces,
@@ -20,12 +13,19 @@ from .api import (
     validate_paths,
     validate_trace,
 )
+from .compare import Comparison, GateMode, GateOptions
+from .compare import compare as compare_reports
 from .errors import ArhError, InputError, PolicyError, ReportError, TraceError
 from .models import Finding, Policy, RunReport, Step, Trace, TraceReport
+from .models.baseline import load_report, parse_report
+from .version import __version__
 
 __all__ = [
     "ArhError",
+    "Comparison",
     "Finding",
+    "GateMode",
+    "GateOptions",
     "InputError",
     "Policy",
     "PolicyError",
@@ -36,8 +36,11 @@ __all__ = [
     "TraceError",
     "TraceReport",
     "__version__",
+    "compare_reports",
     "load_policy",
+    "load_report",
     "load_traces",
+    "parse_report",
     "validate",
     "validate_paths",
     "validate_trace",

@@ -105,10 +105,10 @@ def test_stdin_and_jsonl_lines_are_named_by_line(tmp_path: Path) -> None:
     [
         (
             [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}],
-            "cannot tell",
+            "unrecognised input format",
         ),
-        ({"hello": "world"}, "cannot tell"),
-        (42, "cannot tell"),
+        ({"hello": "world"}, "unrecognised input format"),
+        (42, "unrecognised input format"),
     ],
 )
 def test_unknown_or_ambiguous_input_lists_formats(

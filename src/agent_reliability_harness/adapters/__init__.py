@@ -57,8 +57,8 @@ def detect(value: Any) -> Adapter:
         if adapter.detect(value):
             return adapter
     raise AdapterError(
-        "cannot tell the input format (no format-specific field found; a conversation of "
-        "plain text messages looks the same in several formats); pass --format with one of: "
+        "unrecognised input format: no format-specific field found (a conversation of plain "
+        "text messages looks the same in several formats); pass --format with one of: "
         + ", ".join(BY_NAME)
     )
 

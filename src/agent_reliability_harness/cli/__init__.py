@@ -11,11 +11,11 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
-from . import convert_cmd, rules_cmd, validate_cmd
+from ..version import __version__
+from . import compare_cmd, convert_cmd, rules_cmd, validate_cmd
 from .common import EXIT_INPUT, EXIT_USAGE, Streams
 
-COMMANDS = (validate_cmd, convert_cmd, rules_cmd)
+COMMANDS = (validate_cmd, compare_cmd, convert_cmd, rules_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

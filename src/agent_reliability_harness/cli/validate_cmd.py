@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .. import __version__
 from ..adapters import AUTO, FORMAT_CHOICES
 from ..api import collect, evaluate_stream, iter_traces, load_policy
 from ..engine import Evaluator
@@ -13,6 +12,7 @@ from ..errors import PolicyError
 from ..models.report import InputFailure, TraceReport
 from ..render import RenderOptions, file_renderers, get_renderer
 from ..scoring import DEFAULT_FAIL_UNDER
+from ..version import __version__
 from .common import (
     EXIT_INPUT,
     EXIT_OK,

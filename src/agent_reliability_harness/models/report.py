@@ -143,14 +143,16 @@ class SummaryBuilder:
     def __init__(self) -> None:
         self.total = 0
         self.passed = 0
-        self._score_sum = 0.0
+        # Scores carry 2 decimals; summing whole hundredths keeps the average exact and
+        # independent of input order.
+        self._hundredths = 0
         self._severity = {s.value: 0 for s in Severity}
         self._category = {c.value: 0 for c in Category}
 
     def add(self, report: TraceReport) -> None:
         self.total += 1
         self.passed += report.passed
-        self._score_sum += report.score
+        self._hundredths += round(report.score * 100)
         for finding in report.findings:
             self._severity[finding.severity.value] = (
                 self._severity.get(finding.severity.value, 0) + 1
@@ -158,7 +160,7 @@ class SummaryBuilder:
             self._category[finding.category] = self._category.get(finding.category, 0) + 1
 
     def build(self) -> Summary:
-        average = round(self._score_sum / self.total, 2) if self.total else 0.0
+        average = round(self._hundredths / self.total / 100, 2) if self.total else 0.0
         return Summary(
             total_traces=self.total,
             passed_traces=self.passed,

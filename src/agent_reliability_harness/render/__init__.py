@@ -6,10 +6,16 @@ A new format is one module plus one entry here; the CLI builds its
 
 from __future__ import annotations
 
-from . import console, json_
+from . import compare_console, compare_json, compare_markdown, console, json_
 from .base import Renderer, RenderOptions
 
-_ALL: tuple[Renderer, ...] = (console.RENDERER, json_.RENDERER)
+_ALL: tuple[Renderer, ...] = (
+    console.RENDERER,
+    json_.RENDERER,
+    compare_console.RENDERER,
+    compare_json.RENDERER,
+    compare_markdown.RENDERER,
+)
 
 RENDERERS: dict[str, dict[str, Renderer]] = {}
 for _renderer in _ALL:

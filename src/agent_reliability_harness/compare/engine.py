@@ -1,0 +1,204 @@
+"""The compare engine: two run reports in, a Comparison (with its gate decision) out.
+
+Pure: no files, no clocks, no printing. Deltas are computed in decimal so that
+0.3 - 0.1 is 0.2 and not 0.19999999999999998.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ..errors import ReportError
+from ..models.common import Severity
+from ..models.report import RunReport, TraceReport
+from .matching import match_findings
+from .model import (
+    Comparison,
+    Gate,
+    GateMode,
+    GateReason,
+    ReasonKind,
+    RunSide,
+    TraceComparison,
+    TraceStatus,
+    Transition,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GateOptions:
+    """`--fail-on` and `--max-score-drop` (the latter counts in `regressions` mode only)."""
+
+    mode: GateMode = GateMode.REGRESSIONS
+    max_score_drop: float | None = None
+
+    def __post_init__(self) -> None:
+        drop = self.max_score_drop
+        if drop is not None and not 0 <= drop <= 100:
+            raise ValueError(f"max_score_drop must be between 0 and 100 (got {drop})")
+
+
+def index_reports(run: RunReport, side: str) -> dict[str, TraceReport]:
+    """trace_id -> report; ReportError naming the id when one is listed twice."""
+    by_id: dict[str, TraceReport] = {}
+    for report in run.reports:
+        if report.trace_id in by_id:
+            raise ReportError(f"{side} report lists trace_id {report.trace_id!r} more than once")
+        by_id[report.trace_id] = report
+    return by_id
+
+
+def _delta(before: float | int | None, after: float | int | None) -> float | int | None:
+    """after - before, exact in decimal; None when either side is unknown."""
+    if before is None or after is None:
+        return None
+    diff = Decimal(str(after)) - Decimal(str(before))
+    if isinstance(before, int) and isinstance(after, int):
+        return int(diff)
+    return float(diff)
+
+
+def _transition(before: TraceReport, after: TraceReport) -> Transition | None:
+    if before.passed and not after.passed:
+        return Transition.PASS_TO_FAIL
+    if after.passed and not before.passed:
+        return Transition.FAIL_TO_PASS
+    return None
+
+
+def _trace(trace_id: str, before: TraceReport | None, after: TraceReport | None) -> TraceComparison:
+    matched = match_findings(before.findings if before else (), after.findings if after else ())
+    if before is None or after is None:
+        return TraceComparison(
+            trace_id=trace_id,
+            status=TraceStatus.ADDED if before is None else TraceStatus.REMOVED,
+            baseline=before,
+            candidate=after,
+            transition=None,
+            score_delta=None,
+            latency_delta_ms=None,
+            cost_delta_usd=None,
+            new_findings=matched.new,
+            resolved_findings=matched.resolved,
+            unchanged_findings=matched.unchanged,
+        )
+    score_delta = float(Decimal(str(after.score)) - Decimal(str(before.score)))
+    return TraceComparison(
+        trace_id=trace_id,
+        status=TraceStatus.COMMON,
+        baseline=before,
+        candidate=after,
+        transition=_transition(before, after),
+        score_delta=round(score_delta, 2),
+        latency_delta_ms=_delta(before.total_latency_ms, after.total_latency_ms),
+        cost_delta_usd=_delta(before.total_cost_usd, after.total_cost_usd),
+        new_findings=matched.new,
+        resolved_findings=matched.resolved,
+        unchanged_findings=matched.unchanged,
+    )
+
+
+def _score(value: float) -> str:
+    return f"{value:.2f}"
+
+
+def _where(step_id: str | None) -> str:
+    return "the trace" if step_id is None else f"step {step_id!r}"
+
+
+def _regressions(traces: Iterable[TraceComparison], max_drop: float | None) -> list[GateReason]:
+    traces = tuple(traces)
+    reasons: list[GateReason] = []
+    for t in traces:
+        if t.transition is Transition.PASS_TO_FAIL and t.baseline and t.candidate:
+            reasons.append(
+                GateReason(
+                    ReasonKind.PASS_TO_FAIL,
+                    t.trace_id,
+                    f"trace {t.trace_id!r} passed in the baseline and fails now "
+                    f"(score {_score(t.baseline.score)} -> {_score(t.candidate.score)})",
+                )
+            )
+    for t in traces:
+        for f in t.new_findings:
+            if f.severity is Severity.ERROR:
+                reasons.append(
+                    GateReason(
+                        ReasonKind.NEW_ERROR_FINDING,
+                        t.trace_id,
+                        f"new error {f.rule_id or f.category} in trace {t.trace_id!r} "
+                        f"at {_where(f.step_id)}: {f.message}",
+                        rule_id=f.rule_id,
+                        step_id=f.step_id,
+                    )
+                )
+    for t in traces:
+        if t.status is TraceStatus.ADDED and t.candidate and not t.candidate.passed:
+            reasons.append(
+                GateReason(
+                    ReasonKind.ADDED_FAILING_TRACE,
+                    t.trace_id,
+                    f"added trace {t.trace_id!r} fails (score {_score(t.candidate.score)})",
+                )
+            )
+    if max_drop is not None:
+        for t in traces:
+            if t.score_delta is not None and -t.score_delta > max_drop:
+                assert t.baseline and t.candidate
+                reasons.append(
+                    GateReason(
+                        ReasonKind.SCORE_DROP,
+                        t.trace_id,
+                        f"score of trace {t.trace_id!r} fell by {_score(-t.score_delta)} "
+                        f"({_score(t.baseline.score)} -> {_score(t.candidate.score)}), "
+                        f"more than the allowed {max_drop:g}",
+                    )
+                )
+    return reasons
+
+
+def _failures(traces: Iterable[TraceComparison]) -> list[GateReason]:
+    return [
+        GateReason(
+            ReasonKind.FAILING_TRACE,
+            t.trace_id,
+            f"trace {t.trace_id!r} fails (score {_score(t.candidate.score)})",
+        )
+        for t in traces
+        if t.candidate is not None and not t.candidate.passed
+    ]
+
+
+def decide(traces: tuple[TraceComparison, ...], options: GateOptions) -> Gate:
+    """The gate over already compared traces: every reason that fails it, in a fixed order."""
+    if options.mode is GateMode.REGRESSIONS:
+        reasons = _regressions(traces, options.max_score_drop)
+    elif options.mode is GateMode.FAILURES:
+        reasons = _failures(traces)
+    else:
+        reasons = []
+    drop = options.max_score_drop if options.mode is GateMode.REGRESSIONS else None
+    return Gate(options.mode, drop, tuple(reasons))
+
+
+def compare(
+    baseline: RunReport, candidate: RunReport, options: GateOptions | None = None
+) -> Comparison:
+    """Compare two reports; traces are listed by trace_id (code point order).
+
+    Raises ReportError when either report lists a trace_id twice.
+    """
+    before = index_reports(baseline, "baseline")
+    after = index_reports(candidate, "candidate")
+    traces = tuple(
+        _trace(trace_id, before.get(trace_id), after.get(trace_id))
+        for trace_id in sorted(before.keys() | after.keys())
+    )
+    return Comparison(
+        baseline=RunSide.of(baseline),
+        candidate=RunSide.of(candidate),
+        traces=traces,
+        gate=decide(traces, options or GateOptions()),
+    )

@@ -1,0 +1,239 @@
+"""The Comparison model: per-trace differences, the gate decision, and their JSON shape.
+
+`to_dict` fixes the key order, so the `--json-out` document is byte-stable;
+schemas/compare.schema.json describes it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from ..models.common import Severity
+from ..models.report import Finding, RunReport, TraceReport
+
+COMPARE_SCHEMA_VERSION = "1"
+
+
+class GateMode(StrEnum):
+    """What makes the gate fail (`--fail-on`)."""
+
+    REGRESSIONS = "regressions"
+    FAILURES = "failures"
+    NEVER = "never"
+
+
+class ReasonKind(StrEnum):
+    """Why a gate failed, in the order reasons are listed."""
+
+    PASS_TO_FAIL = "pass_to_fail"
+    NEW_ERROR_FINDING = "new_error_finding"
+    ADDED_FAILING_TRACE = "added_failing_trace"
+    SCORE_DROP = "score_drop"
+    FAILING_TRACE = "failing_trace"
+
+
+class TraceStatus(StrEnum):
+    COMMON = "common"
+    ADDED = "added"
+    REMOVED = "removed"
+
+
+class Transition(StrEnum):
+    PASS_TO_FAIL = "pass_to_fail"
+    FAIL_TO_PASS = "fail_to_pass"
+
+
+@dataclass(frozen=True, slots=True)
+class GateReason:
+    """One thing that failed the gate."""
+
+    kind: ReasonKind
+    trace_id: str
+    message: str
+    rule_id: str | None = None
+    step_id: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind.value,
+            "trace_id": self.trace_id,
+            "rule_id": self.rule_id,
+            "step_id": self.step_id,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """The gate decision: passed unless `reasons` is non-empty."""
+
+    mode: GateMode
+    max_score_drop: float | None
+    reasons: tuple[GateReason, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.reasons
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode.value,
+            "max_score_drop": self.max_score_drop,
+            "passed": self.passed,
+            "reasons": [r.to_dict() for r in self.reasons],
+        }
+
+
+def finding_dict(finding: Finding) -> dict[str, Any]:
+    """A finding as compare outputs list it: fingerprint fields, severity and message."""
+    return {
+        "rule_id": finding.rule_id,
+        "severity": finding.severity.value,
+        "category": finding.category,
+        "step_id": finding.step_id,
+        "message": finding.message,
+    }
+
+
+def _side_dict(report: TraceReport | None) -> dict[str, Any] | None:
+    if report is None:
+        return None
+    return {
+        "passed": report.passed,
+        "score": report.score,
+        "total_latency_ms": report.total_latency_ms,
+        "total_cost_usd": report.total_cost_usd,
+        "findings": len(report.findings),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class TraceComparison:
+    """One trace_id seen in either report (or both)."""
+
+    trace_id: str
+    status: TraceStatus
+    baseline: TraceReport | None
+    candidate: TraceReport | None
+    transition: Transition | None
+    score_delta: float | None
+    latency_delta_ms: float | int | None
+    cost_delta_usd: float | int | None
+    new_findings: tuple[Finding, ...]
+    resolved_findings: tuple[Finding, ...]
+    unchanged_findings: int
+
+    @property
+    def changed(self) -> bool:
+        """Worth showing to a human: anything but equal verdict, score and findings."""
+        return bool(
+            self.status is not TraceStatus.COMMON
+            or self.transition is not None
+            or self.new_findings
+            or self.resolved_findings
+            or self.score_delta
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "trace_id": self.trace_id,
+            "status": self.status.value,
+            "transition": None if self.transition is None else self.transition.value,
+            "baseline": _side_dict(self.baseline),
+            "candidate": _side_dict(self.candidate),
+            "score_delta": self.score_delta,
+            "latency_delta_ms": self.latency_delta_ms,
+            "cost_delta_usd": self.cost_delta_usd,
+            "new_findings": [finding_dict(f) for f in self.new_findings],
+            "resolved_findings": [finding_dict(f) for f in self.resolved_findings],
+            "unchanged_findings": self.unchanged_findings,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RunSide:
+    """Headline numbers of one of the two reports."""
+
+    policy_id: str
+    total_traces: int
+    passed_traces: int
+    failed_traces: int
+    average_score: float
+
+    @classmethod
+    def of(cls, run: RunReport) -> RunSide:
+        """Counted from the per-trace reports; fsum keeps the average independent of order."""
+        total = len(run.reports)
+        passed = sum(1 for r in run.reports if r.passed)
+        average = round(math.fsum(r.score for r in run.reports) / total, 2) if total else 0.0
+        return cls(run.policy_id, total, passed, total - passed, average)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "policy_id": self.policy_id,
+            "total_traces": self.total_traces,
+            "passed_traces": self.passed_traces,
+            "failed_traces": self.failed_traces,
+            "average_score": self.average_score,
+        }
+
+
+def _by_severity(findings: list[Finding]) -> dict[str, int]:
+    counts = {s.value: 0 for s in Severity}
+    for finding in findings:
+        counts[finding.severity.value] += 1
+    return counts
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Baseline vs candidate: every trace_id of either report (sorted) and the gate."""
+
+    baseline: RunSide
+    candidate: RunSide
+    traces: tuple[TraceComparison, ...]
+    gate: Gate
+
+    def with_status(self, status: TraceStatus) -> tuple[TraceComparison, ...]:
+        return tuple(t for t in self.traces if t.status is status)
+
+    def with_transition(self, transition: Transition) -> tuple[TraceComparison, ...]:
+        return tuple(t for t in self.traces if t.transition is transition)
+
+    def new_findings(self) -> list[tuple[str, Finding]]:
+        """(trace_id, finding) for every new finding, in trace order then report order."""
+        return [(t.trace_id, f) for t in self.traces for f in t.new_findings]
+
+    def resolved_findings(self) -> list[tuple[str, Finding]]:
+        return [(t.trace_id, f) for t in self.traces for f in t.resolved_findings]
+
+    def summary_dict(self) -> dict[str, Any]:
+        return {
+            "common_traces": len(self.with_status(TraceStatus.COMMON)),
+            "added_traces": len(self.with_status(TraceStatus.ADDED)),
+            "removed_traces": len(self.with_status(TraceStatus.REMOVED)),
+            "pass_to_fail": len(self.with_transition(Transition.PASS_TO_FAIL)),
+            "fail_to_pass": len(self.with_transition(Transition.FAIL_TO_PASS)),
+            "new_findings": _by_severity([f for _, f in self.new_findings()]),
+            "resolved_findings": _by_severity([f for _, f in self.resolved_findings()]),
+            "unchanged_findings": sum(t.unchanged_findings for t in self.traces),
+            "new_in_added_traces": sum(
+                len(t.new_findings) for t in self.with_status(TraceStatus.ADDED)
+            ),
+            "resolved_in_removed_traces": sum(
+                len(t.resolved_findings) for t in self.with_status(TraceStatus.REMOVED)
+            ),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": COMPARE_SCHEMA_VERSION,
+            "gate": self.gate.to_dict(),
+            "baseline": self.baseline.to_dict(),
+            "candidate": self.candidate.to_dict(),
+            "summary": self.summary_dict(),
+            "traces": [t.to_dict() for t in self.traces],
+        }

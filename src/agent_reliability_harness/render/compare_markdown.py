@@ -1,0 +1,142 @@
+"""The comparison as Markdown (`--md-out`), sized and escaped for a pull-request comment.
+
+Trace text is untrusted: every cell escapes Markdown and HTML syntax (and @/#,
+so a trace cannot mention people or link issues); long tables are cut off.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..compare.model import Comparison, RunSide, TraceComparison
+from ..models.report import Finding
+from .base import Renderer, RenderOptions
+from .compare_console import counts_line, gate_headline, signed, trace_tag, verdict
+
+MAX_ROWS = 50
+_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&$@#])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+
+
+def md(text: str) -> str:
+    """Plain text made safe for a Markdown table cell or list item (one line)."""
+    return _SPECIAL.sub(r"\\\1", _CONTROL.sub(" ", text))
+
+
+def _code(text: str) -> str:
+    """An identifier (trace id, rule id) shown literally; falls back to escaping."""
+    if "`" in text or _CONTROL.search(text) or "|" in text or not text.strip():
+        return md(text) if text else "(empty)"
+    return f"`{text}`"
+
+
+def _row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _side_row(label: str, side: RunSide) -> str:
+    return _row(
+        [
+            label,
+            str(side.total_traces),
+            str(side.passed_traces),
+            str(side.failed_traces),
+            f"{side.average_score:.2f}",
+            _code(side.policy_id) if side.policy_id else "",
+        ]
+    )
+
+
+def _verdicts(t: TraceComparison) -> tuple[str, str]:
+    before, after = t.baseline, t.candidate
+    if before is not None and after is not None:
+        return (
+            f"{verdict(before)} → {verdict(after)}",
+            f"{before.score:.2f} → {after.score:.2f} ({signed(t.score_delta or 0.0)})",
+        )
+    if after is not None:
+        return verdict(after), f"{after.score:.2f}"
+    assert before is not None
+    return f"was {verdict(before)}", f"was {before.score:.2f}"
+
+
+def _cut(rows: list[str], total: int, what: str) -> list[str]:
+    if total <= MAX_ROWS:
+        return rows
+    return [*rows[:MAX_ROWS], "", f"… and {total - MAX_ROWS} more {what} (see the JSON report)"]
+
+
+def _trace_table(traces: list[TraceComparison]) -> list[str]:
+    rows = [
+        _row(["trace", "change", "verdict", "score", "new", "resolved"]),
+        "|---|---|---|---:|---:|---:|",
+    ]
+    for t in traces:
+        status, score = _verdicts(t)
+        rows.append(
+            _row(
+                [
+                    _code(t.trace_id),
+                    trace_tag(t),
+                    status,
+                    score,
+                    str(len(t.new_findings)),
+                    str(len(t.resolved_findings)),
+                ]
+            )
+        )
+    return _cut(rows, len(traces), "traces")
+
+
+def _finding_table(items: list[tuple[str, Finding]], what: str) -> list[str]:
+    rows = [
+        _row(["trace", "severity", "rule", "category", "step", "message"]),
+        "|---|---|---|---|---|---|",
+    ]
+    for trace_id, f in items:
+        rows.append(
+            _row(
+                [
+                    _code(trace_id),
+                    f.severity.value,
+                    _code(f.rule_id) if f.rule_id else "(none)",
+                    md(f.category),
+                    _code(f.step_id) if f.step_id is not None else "trace",
+                    md(f.message),
+                ]
+            )
+        )
+    return _cut(rows, len(items), what)
+
+
+def render_compare(comparison: Comparison, options: RenderOptions) -> str:
+    gate = comparison.gate
+    word = "PASS" if gate.passed else "FAIL"
+    headline = gate_headline(comparison).removeprefix(f"GATE: {word} ")
+    lines = [f"## ARH regression gate: {word}", "", f"**GATE: {word}** {md(headline)}", ""]
+    if gate.reasons:
+        lines.extend(f"- {md(reason.message)}" for reason in gate.reasons[:MAX_ROWS])
+        if len(gate.reasons) > MAX_ROWS:
+            lines.append(f"- … and {len(gate.reasons) - MAX_ROWS} more reasons")
+        lines.append("")
+    lines += [
+        _row(["report", "traces", "passed", "failed", "average score", "policy"]),
+        "|---|---:|---:|---:|---:|---|",
+        _side_row("baseline", comparison.baseline),
+        _side_row("candidate", comparison.candidate),
+        "",
+        md(counts_line(comparison)),
+    ]
+    changed = [t for t in comparison.traces if t.changed]
+    if changed:
+        lines += ["", "### Changed traces", "", *_trace_table(changed)]
+    new = comparison.new_findings()
+    if new:
+        lines += ["", "### New findings", "", *_finding_table(new, "new findings")]
+    resolved = comparison.resolved_findings()
+    if resolved:
+        lines += ["", "### Resolved findings", "", *_finding_table(resolved, "resolved findings")]
+    return "\n".join(lines) + "\n"
+
+
+RENDERER = Renderer("md", ".md", "compare", "comparison as Markdown (PR comment)", render_compare)

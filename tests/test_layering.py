@@ -1,0 +1,87 @@
+"""Data flows one way: load -> adapt -> parse -> evaluate -> report/compare -> render -> cli.
+
+Each module may import only from its own stage or the stages to its left.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "agent_reliability_harness"
+
+# Lower number = earlier stage. A module may import modules of the same or a lower rank.
+RANKS = {
+    "errors": 0,
+    "patterns": 0,
+    "version": 0,
+    "io": 1,
+    "positions": 1,
+    "models": 2,
+    "adapters": 3,
+    "rules": 4,
+    "scoring": 5,
+    "engine": 6,
+    "compare": 7,
+    "render": 8,
+    "api": 9,
+    "cli": 10,
+    "__init__": 11,
+    "__main__": 11,
+}
+
+
+def _stage(module: str) -> str:
+    return module.split(".", maxsplit=1)[0]
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    relative = path.relative_to(PACKAGE).with_suffix("").parts
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = list(relative[: len(relative) - node.level])
+            target = [*base, *(node.module.split(".") if node.module else [])]
+            if target:
+                found.append(".".join(target))
+            else:
+                found.extend(alias.name for alias in node.names)
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.module
+            and node.module.startswith("agent_reliability_harness")
+        ):
+            found.append(node.module.split(".", 1)[1] if "." in node.module else "__init__")
+    return found
+
+
+def test_imports_flow_one_way() -> None:
+    problems = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        own = _stage(".".join(path.relative_to(PACKAGE).with_suffix("").parts))
+        if own not in RANKS:
+            problems.append(f"{path.name}: stage {own!r} has no rank")
+            continue
+        for target in _imports(path):
+            stage = _stage(target)
+            if stage == "__init__" and own != "__init__":
+                # `from .. import __version__` is the one allowed look at the package root.
+                continue
+            if RANKS.get(stage, 99) > RANKS[own]:
+                problems.append(f"{path.relative_to(PACKAGE)} imports {target}")
+    assert not problems, problems
+
+
+def test_core_imports_no_vendor_sdk() -> None:
+    vendors = ("openai", "anthropic", "cohere", "google", "opentelemetry", "agents", "orjson")
+    for path in PACKAGE.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                names = [node.module]
+            for name in names:
+                assert name.split(".")[0] not in vendors[:-1], f"{path}: {name}"

@@ -1,0 +1,49 @@
+"""Runs every data-driven rule case in tests/cases/<RULE-ID>/*.json.
+
+A case holds a policy, a trace and the exact multiset of expected
+(severity, rule_id, step_id) findings, and optionally the score and verdict.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_reliability_harness import validate_trace
+
+CASES = Path(__file__).parent / "cases"
+CASE_FILES = sorted(CASES.glob("*/*.json"))
+
+
+def _load(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_rule_case(path: Path) -> None:
+    case = _load(path)
+    report = validate_trace(case["trace"], case["policy"])
+    got = Counter((f.severity.value, f.rule_id, f.step_id) for f in report.findings)
+    want = Counter(tuple(item) for item in case["expected"])
+    assert got == want, case["description"]
+    if "score" in case:
+        assert report.score == pytest.approx(case["score"], abs=0.01), case["description"]
+    if "passed" in case:
+        assert report.passed is case["passed"], case["description"]
+
+
+def test_every_case_names_its_rule() -> None:
+    """A fail_* case must raise the rule of its folder; a pass_* case must not."""
+    for path in CASE_FILES:
+        case = _load(path)
+        rule_ids = {item[1] for item in case["expected"]}
+        if path.stem.startswith("fail_"):
+            assert path.parent.name in rule_ids, path
+        else:
+            assert path.stem.startswith("pass_"), path
+            assert path.parent.name not in rule_ids, path
