@@ -14,8 +14,9 @@ from typing import Any
 
 from .io import Document
 
-# Strings cannot hold a raw line break in valid JSON, so every "\n" token is a real line end.
-_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[{}\[\],:\n]|[^\s{}\[\],:"]+')
+# Strings, punctuation and bare scalars; whitespace is skipped. Strings cannot hold a raw
+# line break in valid JSON, so every "\n" in the text is a real line end.
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
 
 _ROOT_ARRAY = 0
 _TRACE = 1
@@ -48,16 +49,14 @@ def trace_positions(text: str) -> list[TracePosition]:
     found: list[tuple[int, list[int]]] = []
     stack: list[_Frame] = []
     line = 1
+    counted = 0  # line breaks before this offset are already in `line`
     for match in _TOKEN.finditer(text):
         token = match.group()
-        if token == "\n":
-            line += 1
-            continue
-        if token in ",:":
+        if token in {",", ":"}:
             if stack and stack[-1].is_object:
                 stack[-1].expect_key = token == ","
             continue
-        if token in "}]":
+        if token in {"}", "]"}:
             if stack:
                 stack.pop()
             continue
@@ -65,8 +64,11 @@ def trace_positions(text: str) -> list[TracePosition]:
         if parent is not None and parent.is_object and parent.expect_key:
             parent.key = _key_text(token)
             continue
+        if parent is None or parent.role != _OTHER:  # a value whose line may be recorded
+            line += text.count("\n", counted, match.start())
+            counted = match.start()
         role = _value_started(parent, token, line, found)
-        if token in "{[":
+        if token in {"{", "["}:
             stack.append(_Frame(is_object=token == "{", role=role))
     return [TracePosition(start, tuple(steps)) for start, steps in found]
 
