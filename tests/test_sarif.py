@@ -35,6 +35,7 @@ def test_driver_lists_every_rule(samples_run: RunReport) -> None:
         assert descriptor["help"]["text"].startswith(rule.remediation.rstrip("."))
         assert descriptor["helpUri"].endswith("docs/rules.md#" + rule.rule_id.lower())
         assert descriptor["defaultConfiguration"]["level"] in {"error", "warning", "note"}
+        assert len(descriptor["name"]) <= 255
         assert len(descriptor["shortDescription"]["text"]) <= 1024
         assert len(descriptor["fullDescription"]["text"]) <= 1024
 

@@ -71,8 +71,8 @@ def _where(report: TraceReport) -> str:
 
 
 def _finding_row(finding: Finding) -> str:
-    rule = finding.rule_id
-    rule_cell = f"[{rule}]({rule_url(rule)})" if rule else "-"
+    # A reference link: the URL is written once, at the end, for every rule shown.
+    rule_cell = f"[{finding.rule_id}]" if finding.rule_id else "-"
     step = md_text(finding.step_id, 120) if finding.step_id is not None else "(trace)"
     return (
         f"| {finding.severity.value} | {rule_cell} | {finding.category} | {step} "
@@ -133,6 +133,16 @@ def _size(text: str) -> int:
     return len(text.encode("utf-8"))
 
 
+def _link_definitions(rule_ids: set[str]) -> str:
+    if not rule_ids:
+        return ""
+    return "\n" + "".join(f"[{r}]: {rule_url(r)}\n" for r in sorted(rule_ids))
+
+
+def _rules_in(block: _Block, report_rules: set[str]) -> set[str]:
+    return {r for r in report_rules if f"[{r}]" in block.text}
+
+
 def _truncation_note(left_out: list[_Block], total: int) -> str:
     counts = {kind: sum(1 for b in left_out if b.kind == kind) for kind in ("failed", "passed")}
     inputs = sum(1 for b in left_out if b.kind == "input")
@@ -149,14 +159,17 @@ def _truncation_note(left_out: list[_Block], total: int) -> str:
 def render_run(report: RunReport, options: RenderOptions) -> str:
     """The whole comment; never more than BUDGET bytes of UTF-8."""
     out = [_header(report)]
-    used = _size(out[0])
     blocks = _blocks(report)
     if not blocks:
         return out[0]
+    report_rules = {f.rule_id for r in report.reports for f in r.findings if f.rule_id}
+    links = _size(_link_definitions(report_rules))
+    used = _size(out[0]) + links
     full = sum(_size(b.text) for b in blocks) + sum(
         _size(s) + 1 for s in {b.section for b in blocks}
     )
     room = BUDGET - used if used + full <= BUDGET else BUDGET - used - _NOTE_ROOM
+    shown_rules: set[str] = set()
     section = ""
     shown = 0
     for block in blocks:
@@ -172,10 +185,12 @@ def render_run(report: RunReport, options: RenderOptions) -> str:
             out.append(block.section)
             section = block.section
         out.append(block.text)
+        shown_rules |= _rules_in(block, report_rules)
         room -= cost
         shown += 1
     if shown < len(blocks):
         out.append(_truncation_note(blocks[shown:], len(blocks)))
+    out.append(_link_definitions(shown_rules))
     return "".join(out)
 
 
