@@ -112,7 +112,7 @@ class _LogicalLocations:
             {"name": trace_id, "fullyQualifiedName": trace_id, "kind": "object"},
         )
         if finding.step_index is None or finding.step_id is None:
-            return {"index": trace, "fullyQualifiedName": trace_id}
+            return {"index": trace, "name": trace_id, "fullyQualifiedName": trace_id}
         qualified = f"{trace_id}/steps[{finding.step_index}]"
         step = self._add(
             ("step", trace_id, finding.step_index, finding.step_id),
@@ -123,7 +123,7 @@ class _LogicalLocations:
                 "parentIndex": trace,
             },
         )
-        return {"index": step, "fullyQualifiedName": qualified}
+        return {"index": step, "name": finding.step_id, "fullyQualifiedName": qualified}
 
 
 def _result(
@@ -157,11 +157,7 @@ def _result(
                 # GitHub matches alerts on this key alone: follow the finding, not the line text.
                 "primaryLocationLineHash": f"{digest[:16]}:{occurrence + 1}",
             },
-            "properties": {
-                "trace_id": report.trace_id,
-                "category": finding.category,
-                "policy_id": report.policy_id,
-            },
+            "properties": {"trace_id": report.trace_id, "category": finding.category},
         }
     )
     return result
