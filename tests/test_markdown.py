@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from agent_reliability_harness.models.common import Severity
 from agent_reliability_harness.models.report import Finding, RunReport, TraceReport
@@ -94,3 +95,15 @@ def test_synthetic_runs_fit_one_comment() -> None:
     assert size <= markdown.BUDGET
     assert "Truncated" in text
     assert len(markdown._truncation_note([], 0)) < markdown._NOTE_ROOM  # room kept for the note
+
+
+def test_one_trace_cannot_fill_the_comment() -> None:
+    report = _report(0, 40)
+    wide = tuple(replace(f, message="\u20ac" * 600) for f in report.findings)
+    text = markdown.render_run(
+        RunReport.build("p", (replace(report, findings=wide),)), RenderOptions()
+    )
+    rows = text.count("| error | [ARH-SAF-001] |")
+    assert 0 < rows < 40
+    assert f"...and {40 - rows} more findings" in text
+    assert len(text.encode("utf-8")) < markdown.MAX_TRACE_BYTES + 4_000

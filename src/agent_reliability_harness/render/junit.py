@@ -1,8 +1,7 @@
 """JUnit XML: one testcase per trace (classname agent_name.workflow, name trace_id).
 
-A failing trace carries one <failure> listing its error findings; warnings and
-infos go to <system-out>. Each unreadable input becomes a testcase with an
-<error>, so CI dashboards show it instead of silently losing a trace.
+A failing trace has one <failure> listing its error findings, warnings and infos go
+to <system-out>, and each unreadable input is a testcase with an <error>.
 """
 
 from __future__ import annotations

@@ -19,8 +19,10 @@ from .base import Renderer, RenderOptions
 COMMENT_LIMIT = 65_536
 RESERVED_FOR_WORKFLOW = 1_024
 BUDGET = COMMENT_LIMIT - RESERVED_FOR_WORKFLOW
-# One trace's findings table stops here; the JSON and SARIF reports keep them all.
+# One trace's findings table stops at this many rows or bytes, whichever comes first;
+# the JSON and SARIF reports keep them all.
 MAX_FINDINGS_PER_TRACE = 50
+MAX_TRACE_BYTES = 16_000
 _NOTE_ROOM = 700  # the truncation note is far shorter; checked by the tests
 
 
@@ -90,9 +92,16 @@ def _trace_block(report: TraceReport) -> str:
     ]
     if report.findings:
         lines += ["| severity | rule | category | step | message |", "|---|---|---|---|---|"]
-        shown = report.findings[:MAX_FINDINGS_PER_TRACE]
-        lines += [_finding_row(f) for f in shown]
-        hidden = len(report.findings) - len(shown)
+        size = 0
+        shown = 0
+        for finding in report.findings[:MAX_FINDINGS_PER_TRACE]:
+            row = _finding_row(finding)
+            size += _size(row) + 1
+            if size > MAX_TRACE_BYTES:
+                break
+            lines.append(row)
+            shown += 1
+        hidden = len(report.findings) - shown
         if hidden:
             lines += ["", f"_...and {hidden} more findings (see the JSON or SARIF report)._"]
     elif not report.passed:

@@ -1,8 +1,7 @@
 """SARIF 2.1.0 for code scanning: every registered rule, one result per finding.
 
-Results point at the line where the step (or trace) object starts in its file,
-name trace and step as logical locations, and carry fingerprints derived from the
-regression fingerprint (trace_id, rule_id, category, step_id).
+Results point at the line where the step (or trace) object starts, name trace and
+step as logical locations, and carry fingerprints of (trace_id, rule_id, category, step_id).
 """
 
 from __future__ import annotations
