@@ -8,21 +8,29 @@ from dataclasses import replace
 from agent_reliability_harness.models.common import Severity
 from agent_reliability_harness.models.report import Finding, RunReport, TraceReport
 from agent_reliability_harness.render import RenderOptions, markdown
-from agent_reliability_harness.render._text import md_text
+from agent_reliability_harness.render._text import md_code, md_text
 from synthetic import synthetic_run
 
 
 def _names_in_order(text: str) -> list[str]:
-    return re.findall(r"^#### (?:PASS|FAIL) (\S+)", text, flags=re.MULTILINE)
+    return re.findall(r"^#### (?:PASS|FAIL) `([^`]+)`", text, flags=re.MULTILINE)
 
 
 def test_every_trace_named_and_failures_first(mixed_run: RunReport) -> None:
     text = markdown.render_run(mixed_run, RenderOptions())
-    for report in mixed_run.reports:
-        assert md_text(report.trace_id, 200) in text
+    for report in mixed_run.reports:  # ids appear verbatim, in code spans
+        assert f"`{report.trace_id}`" in text
     assert _names_in_order(text)[:2] == ["mixed-fail-03", "mixed-jsonl-04"]
     assert "Truncated" not in text
     assert "tests/data/mixed/unreadable.json" in text
+
+
+def test_code_spans_show_ids_verbatim() -> None:
+    assert md_code("refund_ok_0001") == "`refund_ok_0001`"
+    assert md_code("a``b") == "```a``b```"
+    assert md_code("`x") == "`` `x ``"
+    assert md_code("a|b", in_table=True) == "`a\\|b`"
+    assert md_code("a\x1bb") == "`a\\u001bb`"
 
 
 def test_cells_cannot_break_the_table_or_mention() -> None:
@@ -76,7 +84,7 @@ def test_truncates_within_budget_with_a_note() -> None:
     assert note is not None
     left_out, total, failed, passed = map(int, note.groups())
     assert total == 2_000 and left_out == failed + passed
-    shown = _names_in_order(text) + re.findall(r"^\| (t-\d+) \|", text, flags=re.MULTILINE)
+    shown = _names_in_order(text) + re.findall(r"^\| `(t-\d+)` \|", text, flags=re.MULTILINE)
     assert len(shown) == total - left_out
     # Failing traces come first, so the passing ones are the first to go.
     assert passed == 1_000 and failed < 1_000

@@ -25,6 +25,7 @@ _XML_ATTR = {**_XML_TEXT, '"': "&quot;", "\t": "&#9;", "\n": "&#10;", "\r": "&#1
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~&$])")
 # GitHub turns @name into a notification even when escaped; a word joiner stops it.
 _MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+_BACKTICKS = re.compile("`+")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
@@ -55,6 +56,21 @@ def xml_attr(text: str) -> str:
 def clip(text: str, limit: int) -> str:
     """At most `limit` characters, marking a cut with an ellipsis."""
     return text if len(text) <= limit else text[: max(0, limit - 3)] + "..."
+
+
+def md_code(text: str, limit: int = 200, in_table: bool = False) -> str:
+    """A code span showing `text` literally (ids, names, paths): no markup, links or mentions.
+
+    Control characters are spelled \\uXXXX; in a table cell `|` is escaped, which GFM
+    undoes inside the span.
+    """
+    flat = _CONTROL.sub(lambda m: _visible(m.group()), clip(text, limit))
+    if not flat.strip():
+        return "(blank)"
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(flat)), default=0) + 1)
+    pad = " " if flat[0] in "` " or flat[-1] in "` " else ""
+    body = flat.replace("|", "\\|") if in_table else flat
+    return f"{fence}{pad}{body}{pad}{fence}"
 
 
 def md_text(text: str, limit: int = 500) -> str:

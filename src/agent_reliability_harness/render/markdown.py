@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..models.common import Category, Severity
 from ..models.report import Finding, InputFailure, RunReport, TraceReport
-from ._text import md_text, rule_url
+from ._text import md_code, md_text, rule_url
 from .base import Renderer, RenderOptions
 
 # GitHub rejects a comment body over 65,536 characters. We count UTF-8 bytes, which
@@ -39,7 +39,7 @@ def _header(report: RunReport) -> str:
     summary = report.summary
     verdict = "passed" if report.ok else "failed"
     lines = [
-        f"## ARH report: policy {md_text(report.policy_id)}",
+        f"## ARH report: policy {md_code(report.policy_id)}",
         "",
         f"**Run {verdict}:** {summary.passed_traces} of {summary.total_traces} traces "
         f"passed, average score {summary.average_score:.2f}.",
@@ -69,13 +69,15 @@ def _where(report: TraceReport) -> str:
     if report.source_path is None:
         return ""
     line = f":{report.source_line}" if report.source_line is not None else ""
-    return f" · {md_text(report.source_path + line)}"
+    return f" · {md_code(report.source_path + line, 300)}"
 
 
 def _finding_row(finding: Finding) -> str:
     # A reference link: the URL is written once, at the end, for every rule shown.
     rule_cell = f"[{finding.rule_id}]" if finding.rule_id else "-"
-    step = md_text(finding.step_id, 120) if finding.step_id is not None else "(trace)"
+    step = (
+        md_code(finding.step_id, 120, in_table=True) if finding.step_id is not None else "(trace)"
+    )
     return (
         f"| {finding.severity.value} | {rule_cell} | {finding.category} | {step} "
         f"| {md_text(finding.message)} |"
@@ -85,9 +87,9 @@ def _finding_row(finding: Finding) -> str:
 def _trace_block(report: TraceReport) -> str:
     verdict = "PASS" if report.passed else "FAIL"
     lines = [
-        f"#### {verdict} {md_text(report.trace_id, 200)} (score {report.score:.2f})",
+        f"#### {verdict} {md_code(report.trace_id)} (score {report.score:.2f})",
         "",
-        f"{md_text(report.agent_name, 200)} / {md_text(report.workflow, 200)}{_where(report)}",
+        f"{md_code(report.agent_name)} / {md_code(report.workflow)}{_where(report)}",
         "",
     ]
     if report.findings:
@@ -111,7 +113,7 @@ def _trace_block(report: TraceReport) -> str:
 
 
 def _input_block(failure: InputFailure) -> str:
-    return f"- {md_text(failure.location(), 300)}: {md_text(failure.message)}\n"
+    return f"- {md_code(failure.location(), 300)}: {md_text(failure.message)}\n"
 
 
 def _blocks(report: RunReport) -> list[_Block]:
@@ -129,8 +131,8 @@ def _blocks(report: RunReport) -> list[_Block]:
     blocks += [
         _Block(
             table_head,
-            f"| {md_text(r.trace_id, 200)} | {md_text(r.agent_name, 100)} / "
-            f"{md_text(r.workflow, 100)} | {r.score:.2f} |\n",
+            f"| {md_code(r.trace_id, in_table=True)} | {md_code(r.agent_name, 100, True)} / "
+            f"{md_code(r.workflow, 100, True)} | {r.score:.2f} |\n",
             "passed",
         )
         for r in clean
