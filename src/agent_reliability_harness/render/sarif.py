@@ -143,7 +143,8 @@ def _result(
         location["physicalLocation"] = physical
     location["logicalLocations"] = [logical.reference(report, finding)]
     digest = fingerprint(report.trace_id, finding, occurrence)
-    result: dict[str, Any] = {"ruleId": finding.rule_id}
+    # Findings from this build always carry a rule ID; older (v0.1) reports may not.
+    result: dict[str, Any] = {"ruleId": finding.rule_id or f"{finding.category}/unidentified"}
     if finding.rule_id in rule_index:
         result["ruleIndex"] = rule_index[finding.rule_id]
     result.update(
