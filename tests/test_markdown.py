@@ -5,11 +5,15 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+import pytest
+
 from agent_reliability_harness.models.common import Severity
 from agent_reliability_harness.models.report import Finding, RunReport, TraceReport
 from agent_reliability_harness.render import RenderOptions, markdown
 from agent_reliability_harness.render._text import md_code, md_text
 from synthetic import synthetic_run
+
+pytestmark = pytest.mark.usefixtures("at_repo_root")  # inputs are read by relative path
 
 
 def _names_in_order(text: str) -> list[str]:

@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_reliability_harness.api import iter_traces
 from agent_reliability_harness.io import Document
 from agent_reliability_harness.positions import TracePosition, locate_traces, trace_positions
+
+pytestmark = pytest.mark.usefixtures("at_repo_root")  # inputs are read by relative path
 
 
 def test_single_object() -> None:

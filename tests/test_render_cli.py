@@ -12,6 +12,8 @@ import pytest
 from agent_reliability_harness import api
 from agent_reliability_harness.cli import main
 
+pytestmark = pytest.mark.usefixtures("at_repo_root")  # inputs are read by relative path
+
 FORMATS = {"json": "r.json", "md": "r.md", "junit": "r.xml", "sarif": "r.sarif"}
 
 

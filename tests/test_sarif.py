@@ -16,6 +16,8 @@ from agent_reliability_harness.models.report import Finding, RunReport
 from agent_reliability_harness.render import RenderOptions, sarif
 from agent_reliability_harness.rules import all_rules
 
+pytestmark = pytest.mark.usefixtures("at_repo_root")  # inputs are read by relative path
+
 SCHEMA = (
     Path(__file__).resolve().parent.parent
     / ".tools/node_modules/@microsoft/sarif-multitool-linux/sarif-2.1.0.json"
