@@ -107,6 +107,12 @@ def test_step_regions_point_at_step_objects(samples_run: RunReport) -> None:
             )
 
 
+def test_without_positions_results_point_at_line_one(samples_run: RunReport) -> None:
+    unlocated = tuple(replace(r, source_line=None, step_lines=()) for r in samples_run.reports)
+    results = _log(RunReport.build("p", unlocated))["runs"][0]["results"]
+    assert {r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results} == {1}
+
+
 def test_identical_findings_get_distinct_fingerprints(samples_run: RunReport) -> None:
     report = samples_run.reports[0]
     twice = replace(report, findings=(report.findings[0], report.findings[0]))

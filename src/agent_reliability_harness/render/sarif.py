@@ -84,11 +84,12 @@ def _artifact(source_path: str | None) -> dict[str, Any] | None:
     return {"uri": quote(source_path, safe="/"), "uriBaseId": SRCROOT}
 
 
-def _line(report: TraceReport, finding: Finding) -> int | None:
+def _line(report: TraceReport, finding: Finding) -> int:
+    """The step's line, else the trace's; line 1 when positions were not computed."""
     index = finding.step_index
     if index is not None and 0 <= index < len(report.step_lines):
         return report.step_lines[index]
-    return report.source_line
+    return report.source_line or 1
 
 
 class _LogicalLocations:
@@ -136,11 +137,10 @@ def _result(
     location: dict[str, Any] = {}
     artifact = _artifact(report.source_path)
     if artifact is not None:
-        physical: dict[str, Any] = {"artifactLocation": artifact}
-        line = _line(report, finding)
-        if line is not None:
-            physical["region"] = {"startLine": line}
-        location["physicalLocation"] = physical
+        location["physicalLocation"] = {
+            "artifactLocation": artifact,
+            "region": {"startLine": _line(report, finding)},
+        }
     location["logicalLocations"] = [logical.reference(report, finding)]
     digest = fingerprint(report.trace_id, finding, occurrence)
     # Findings from this build always carry a rule ID; older (v0.1) reports may not.
