@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from agent_reliability_harness.models.common import Severity
-from agent_reliability_harness.models.report import Finding, RunReport, TraceReport
+from agent_reliability_harness.models.report import Finding, InputFailure, RunReport, TraceReport
 from agent_reliability_harness.render import RenderOptions, markdown
 from agent_reliability_harness.render._text import md_code, md_text
 from synthetic import synthetic_run
@@ -119,3 +119,12 @@ def test_one_trace_cannot_fill_the_comment() -> None:
     assert 0 < rows < 40
     assert f"...and {40 - rows} more findings" in text
     assert len(text.encode("utf-8")) < markdown.MAX_TRACE_BYTES + 4_000
+
+
+def test_unreadable_inputs_cannot_crowd_out_failures() -> None:
+    failures = tuple(InputFailure(f"bad-{n}.json", "invalid JSON " + "x" * 400) for n in range(500))
+    run = RunReport.build("p", (_report(1, 2),), failures)
+    text = markdown.render_run(run, RenderOptions())
+    assert text.count("invalid JSON") == markdown.MAX_INPUTS_LISTED
+    assert f"...and {500 - markdown.MAX_INPUTS_LISTED} more unreadable inputs" in text
+    assert "#### FAIL `t-00001`" in text

@@ -23,6 +23,9 @@ BUDGET = COMMENT_LIMIT - RESERVED_FOR_WORKFLOW
 # the JSON and SARIF reports keep them all.
 MAX_FINDINGS_PER_TRACE = 50
 MAX_TRACE_BYTES = 16_000
+# Unreadable inputs are listed first; past this many, one line counts the rest so
+# that they cannot crowd the failed traces out of the comment.
+MAX_INPUTS_LISTED = 20
 _NOTE_ROOM = 700  # the truncation note is far shorter; checked by the tests
 
 
@@ -117,9 +120,12 @@ def _input_block(failure: InputFailure) -> str:
 
 
 def _blocks(report: RunReport) -> list[_Block]:
-    blocks = [
-        _Block("### Unreadable inputs\n\n", _input_block(f), "input") for f in report.input_errors
-    ]
+    listed = report.input_errors[:MAX_INPUTS_LISTED]
+    texts = [_input_block(f) for f in listed]
+    if len(report.input_errors) > len(listed):
+        more = len(report.input_errors) - len(listed)
+        texts[-1] += f"- ...and {more} more unreadable inputs (see the JSON report).\n"
+    blocks = [_Block("### Unreadable inputs\n\n", text, "input") for text in texts]
     failed = [r for r in report.reports if not r.passed]
     noted = [r for r in report.reports if r.passed and r.findings]
     clean = [r for r in report.reports if r.passed and not r.findings]
