@@ -9,7 +9,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..version import __version__
 from ..adapters import AUTO, FORMAT_CHOICES
 from ..api import collect, evaluate_stream, iter_traces, load_policy
 from ..compare import GateMode, GateOptions, compare
@@ -20,6 +19,7 @@ from ..models.baseline import read_report
 from ..models.report import RunReport
 from ..render import RenderOptions, file_renderers, get_renderer
 from ..scoring import DEFAULT_FAIL_UNDER
+from ..version import __version__
 from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, Streams, score_arg, write_text
 
 
