@@ -14,7 +14,15 @@ from agent_reliability_harness.render import RenderOptions
 from helpers import ROOT, SAMPLES
 
 # Renderer inputs, read relative to the repository root so report paths are stable.
-RUNS = {"samples": ["samples/traces"], "mixed": ["tests/data/mixed"]}
+# "samples" is a frozen copy of samples/ (golden files must not move when the samples
+# grow); "live" is samples/ itself, checked by the consumers but not against goldens.
+FROZEN = "tests/data/samples"
+RUNS = {
+    "samples": [f"{FROZEN}/traces"],
+    "mixed": ["tests/data/mixed"],
+    "live": ["samples/traces"],
+}
+POLICIES = {"live": "samples/policy.json"}
 # A fixed version keeps golden files stable across releases.
 OPTIONS = RenderOptions(tool_version="0.0.0-test")
 
@@ -26,7 +34,7 @@ def samples() -> Path:
 
 def run_report(name: str, with_positions: bool = True) -> RunReport:
     """The run report of a named input set (call from the repository root)."""
-    policy = load_policy("samples/policy.json")
+    policy = load_policy(POLICIES.get(name, f"{FROZEN}/policy.json"))
     traces = iter_traces(RUNS[name], with_positions=with_positions)
     return collect(policy, evaluate_stream(traces, Evaluator(policy)))
 

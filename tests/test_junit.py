@@ -22,7 +22,7 @@ def _load(text: str, tmp_path: Path) -> JUnitXml:
     return JUnitXml.fromfile(str(path))
 
 
-@pytest.mark.parametrize("run_name", ["samples", "mixed"])
+@pytest.mark.parametrize("run_name", ["samples", "mixed", "live"])
 def test_junitparser_counts_match_json_report(
     run_name: str, report_of: Callable[[str], RunReport], tmp_path: Path
 ) -> None:

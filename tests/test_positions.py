@@ -67,8 +67,8 @@ def test_without_text_no_positions() -> None:
 
 
 def test_iter_traces_positions_only_on_request() -> None:
-    plain = list(iter_traces(["samples/traces/refund-ok.json"]))
-    located = list(iter_traces(["samples/traces/refund-ok.json"], with_positions=True))
+    plain = list(iter_traces(["tests/data/samples/traces/refund-ok.json"]))
+    located = list(iter_traces(["tests/data/samples/traces/refund-ok.json"], with_positions=True))
     assert plain[0].step_lines == ()  # type: ignore[union-attr]
     assert located[0].step_lines == (7, 16, 25, 34)  # type: ignore[union-attr]
 

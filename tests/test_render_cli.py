@@ -18,7 +18,13 @@ FORMATS = {"json": "r.json", "md": "r.md", "junit": "r.xml", "sarif": "r.sarif"}
 
 
 def _arh(out: Path, seed: str) -> dict[str, bytes]:
-    args = ["validate", "--policy", "samples/policy.json", "samples/traces", "--quiet"]
+    args = [
+        "validate",
+        "--policy",
+        "tests/data/samples/policy.json",
+        "tests/data/samples/traces",
+        "--quiet",
+    ]
     for name, file in FORMATS.items():
         args += [f"--{name}-out", str(out / file)]
     env = {**os.environ, "PYTHONHASHSEED": seed}
@@ -58,7 +64,13 @@ def _spy_positions(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 
 def test_positions_scanned_only_for_sarif(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = _spy_positions(monkeypatch)
-    base = ["validate", "--policy", "samples/policy.json", "samples/traces", "--quiet"]
+    base = [
+        "validate",
+        "--policy",
+        "tests/data/samples/policy.json",
+        "tests/data/samples/traces",
+        "--quiet",
+    ]
     assert (
         main([*base, "--md-out", str(tmp_path / "r.md"), "--junit-out", str(tmp_path / "r.xml")])
         == 1

@@ -70,10 +70,28 @@ def _result(run: dict[str, Any], trace_id: str, rule_id: str) -> dict[str, Any]:
 @pytest.mark.parametrize(
     "case",
     [
-        ("schema-fail-0003", "ARH-SCH-001", "samples/traces/batch.jsonl", 1, "s3"),
-        ("sequence-fail-0007", "ARH-SEQ-002", "samples/traces/sequence-flow-fail.json", 12, "s3"),
-        ("flow-fail-0008", "ARH-FLW-001", "samples/traces/sequence-flow-fail.json", 31, "s4"),
-        ("grounding-fail-0006", "ARH-GRD-002", "samples/traces/grounding-fail.json", 1, None),
+        ("schema-fail-0003", "ARH-SCH-001", "tests/data/samples/traces/batch.jsonl", 1, "s3"),
+        (
+            "sequence-fail-0007",
+            "ARH-SEQ-002",
+            "tests/data/samples/traces/sequence-flow-fail.json",
+            12,
+            "s3",
+        ),
+        (
+            "flow-fail-0008",
+            "ARH-FLW-001",
+            "tests/data/samples/traces/sequence-flow-fail.json",
+            31,
+            "s4",
+        ),
+        (
+            "grounding-fail-0006",
+            "ARH-GRD-002",
+            "tests/data/samples/traces/grounding-fail.json",
+            1,
+            None,
+        ),
     ],
 )
 def test_locations(samples_run: RunReport, case: tuple[str, str, str, int, str | None]) -> None:
@@ -155,7 +173,7 @@ def test_input_errors_become_notifications(mixed_run: RunReport) -> None:
     assert notes[0]["locations"][0]["physicalLocation"]["region"] == {"startLine": 2}
 
 
-@pytest.mark.parametrize("run_name", ["samples", "mixed"])
+@pytest.mark.parametrize("run_name", ["samples", "mixed", "live"])
 def test_valid_against_sarif_schema(run_name: str, report_of: Any) -> None:
     if not SCHEMA.exists():
         if os.environ.get("CI"):

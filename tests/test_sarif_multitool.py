@@ -57,7 +57,7 @@ def _validate(paths: list[Path], out: Path) -> list[dict[str, Any]]:
 
 def test_validator_accepts_our_sarif(report_of: Callable[[str], RunReport], tmp_path: Path) -> None:
     paths = []
-    for name in ("samples", "mixed"):
+    for name in ("samples", "mixed", "live"):
         path = tmp_path / f"{name}.sarif"
         path.write_text(sarif.render_run(report_of(name), RenderOptions("1.0.0")), "utf-8")
         paths.append(path)
