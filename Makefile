@@ -30,7 +30,7 @@ tools: $(TOOLS)/.installed
 setup: $(VENV)/.installed tools
 
 # The samples include failing traces on purpose, so exit code 1 is the expected result.
-demo: setup
+demo: $(VENV)/.installed
 	$(BIN)/arh validate --policy samples/policy.json samples/traces || [ $$? -eq 1 ]
 
 lint: setup
