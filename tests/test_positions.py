@@ -38,6 +38,11 @@ def test_array_of_traces_and_nested_steps_keys_ignored() -> None:
     ]
 
 
+def test_crlf_line_ends() -> None:
+    text = '{"trace_id": "t",\r\n "steps": [\r\n {},\r\n {}]}'
+    assert trace_positions(text) == [TracePosition(1, (3, 4))]
+
+
 def test_repeated_steps_key_keeps_the_last_like_json() -> None:
     text = '{"steps": [{}, {}],\n "steps": [\n{}]}'
     assert trace_positions(text) == [TracePosition(1, (3,))]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 import os
 import subprocess
 import sys
@@ -11,6 +13,7 @@ import pytest
 
 from agent_reliability_harness import api
 from agent_reliability_harness.cli import main
+from agent_reliability_harness.cli.common import Streams
 
 pytestmark = pytest.mark.usefixtures("at_repo_root")  # inputs are read by relative path
 
@@ -77,3 +80,14 @@ def test_positions_scanned_only_for_sarif(tmp_path: Path, monkeypatch: pytest.Mo
     )
     assert main([*base, "--sarif-out", str(tmp_path / "r.sarif")]) == 1
     assert seen == [False, True]
+
+
+def test_stdin_traces_get_logical_locations_only(tmp_path: Path) -> None:
+    trace = Path("tests/data/samples/traces/grounding-fail.json").read_bytes()
+    out, err = io.StringIO(), io.StringIO()
+    args = ["validate", "--policy", "tests/data/samples/policy.json", "-", "--quiet"]
+    target = tmp_path / "r.sarif"
+    assert main([*args, "--sarif-out", str(target)], Streams(out, err, io.BytesIO(trace))) == 1
+    results = json.loads(target.read_text(encoding="utf-8"))["runs"][0]["results"]
+    assert results and all("physicalLocation" not in r["locations"][0] for r in results)
+    assert all(r["locations"][0]["logicalLocations"] for r in results)
