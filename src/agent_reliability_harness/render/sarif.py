@@ -71,7 +71,7 @@ def fingerprint(trace_id: str, finding: Finding, occurrence: int = 0) -> str:
     key: list[Any] = [trace_id, finding.rule_id, finding.category, finding.step_id]
     if occurrence:
         key.append(occurrence)
-    data = json.dumps(key, ensure_ascii=False, separators=(",", ":"))
+    data = json.dumps(key, separators=(",", ":"))  # ASCII: any str hashes, even a lone surrogate
     return hashlib.sha256(data.encode("utf-8")).hexdigest()
 
 
