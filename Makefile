@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 LINT_PATHS := src tests $(wildcard benchmarks)
 
-.PHONY: setup demo test lint
+.PHONY: setup tools demo test lint
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -14,10 +14,23 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q -e '.[dev,test-adapters]'
 	touch $@
 
-setup: $(VENV)/.installed
+# Test-only tools from npm: Microsoft's SARIF validator (tests/test_sarif_multitool.py).
+# The package ships a Linux binary; the chmod stands in for its postinstall script,
+# which npm may skip.
+TOOLS ?= .tools
+MULTITOOL_VERSION ?= 5.7.0
+
+$(TOOLS)/.installed:
+	npm install --prefix $(TOOLS) --no-audit --no-fund @microsoft/sarif-multitool@$(MULTITOOL_VERSION)
+	chmod u+x $(TOOLS)/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+	touch $@
+
+tools: $(TOOLS)/.installed
+
+setup: $(VENV)/.installed tools
 
 # The samples include failing traces on purpose, so exit code 1 is the expected result.
-demo: setup
+demo: $(VENV)/.installed
 	$(BIN)/arh validate --policy samples/policy.json samples/traces || [ $$? -eq 1 ]
 
 lint: setup

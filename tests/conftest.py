@@ -1,14 +1,66 @@
-"""Shared fixtures."""
+"""Shared fixtures: sample paths, and run reports for the renderer tests."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import SAMPLES
+from agent_reliability_harness.api import collect, evaluate_stream, iter_traces, load_policy
+from agent_reliability_harness.engine import Evaluator
+from agent_reliability_harness.models.report import RunReport
+from agent_reliability_harness.render import RenderOptions
+from helpers import ROOT, SAMPLES
+
+# Renderer inputs, read relative to the repository root so report paths are stable.
+# "samples" is a frozen copy of samples/ (golden files must not move when the samples
+# grow); "live" is samples/ itself, checked by the consumers but not against goldens.
+FROZEN = "tests/data/samples"
+RUNS = {
+    "samples": [f"{FROZEN}/traces"],
+    "mixed": ["tests/data/mixed"],
+    "live": ["samples/traces"],
+}
+POLICIES = {"live": "samples/policy.json"}
+# A fixed version keeps golden files stable across releases.
+OPTIONS = RenderOptions(tool_version="0.0.0-test")
 
 
 @pytest.fixture
 def samples() -> Path:
     return SAMPLES
+
+
+def run_report(name: str, with_positions: bool = True) -> RunReport:
+    """The run report of a named input set (call from the repository root)."""
+    policy = load_policy(POLICIES.get(name, f"{FROZEN}/policy.json"))
+    traces = iter_traces(RUNS[name], with_positions=with_positions)
+    return collect(policy, evaluate_stream(traces, Evaluator(policy)))
+
+
+@pytest.fixture
+def at_repo_root(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.chdir(ROOT)
+    yield ROOT
+
+
+@pytest.fixture
+def report_of(at_repo_root: Path) -> Callable[[str], RunReport]:
+    """run_report, for tests parametrized over input sets."""
+    return run_report
+
+
+@pytest.fixture
+def options() -> RenderOptions:
+    return OPTIONS
+
+
+@pytest.fixture
+def samples_run(at_repo_root: Path) -> RunReport:
+    return run_report("samples")
+
+
+@pytest.fixture
+def mixed_run(at_repo_root: Path) -> RunReport:
+    return run_report("mixed")

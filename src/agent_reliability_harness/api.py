@@ -21,6 +21,7 @@ from .io import Document, Failure, decode_bytes, decode_json, display_path, iter
 from .models.policy import Policy, parse_policy
 from .models.report import InputFailure, RunReport, SummaryBuilder, TraceReport
 from .models.trace import Trace, parse_trace
+from .positions import locate_traces
 from .render import json_
 from .render.base import RenderOptions
 from .scoring import DEFAULT_FAIL_UNDER
@@ -33,6 +34,7 @@ class LoadedTrace:
     trace: Trace
     source_path: str | None = None
     source_line: int | None = None
+    step_lines: tuple[int, ...] = ()  # start line of each step; empty unless asked for
 
 
 def load_policy(path: str) -> Policy:
@@ -65,11 +67,17 @@ def iter_traces(
     paths: Iterable[str],
     fmt: str = adapters.AUTO,
     stdin: BinaryIO | None = None,
+    with_positions: bool = False,
     identity: adapters.Identity | None = None,
 ) -> Iterator[LoadedTrace | InputFailure]:
     """Every trace of the inputs, in input order, with an InputFailure for each bad one.
-    `identity` overrides the trace labels (`--trace-id`, `--agent-name`, `--workflow`)."""
-    for document in coalesce_exports(iter_documents(paths, stdin=stdin)):
+
+    `with_positions` also finds the line where each trace and step object starts
+    (for location-aware reports such as SARIF); it costs one extra scan per file.
+    `identity` overrides the trace labels (`--trace-id`, `--agent-name`, `--workflow`).
+    """
+    documents = iter_documents(paths, stdin=stdin, keep_text=with_positions)
+    for document in coalesce_exports(documents):
         if isinstance(document, Failure):
             yield InputFailure(document.source_path, document.message, line=document.line)
             continue
@@ -116,13 +124,20 @@ def _document_traces(
         yield InputFailure(path, str(exc), line=document.line)
         return
     many = len(candidates) > 1 or isinstance(document.value, list)
+    located = locate_traces(document, candidates)
     for index, candidate in enumerate(candidates):
         try:
             trace = parse_trace(candidate)
         except TraceError as exc:
             yield InputFailure(path, str(exc), line=document.line, index=index if many else None)
             continue
-        yield LoadedTrace(trace, path, document.start_line if not many else None)
+        if located is None:
+            yield LoadedTrace(trace, path, document.start_line if not many else None)
+            continue
+        line, step_lines = located[index]
+        if len(step_lines) != len(trace.steps):
+            step_lines = ()
+        yield LoadedTrace(trace, path, line, step_lines)
 
 
 def evaluate_stream(
@@ -133,7 +148,9 @@ def evaluate_stream(
         if isinstance(item, InputFailure):
             yield item
         else:
-            yield evaluator.evaluate(item.trace, item.source_path, item.source_line)
+            yield evaluator.evaluate(
+                item.trace, item.source_path, item.source_line, item.step_lines
+            )
 
 
 def collect(policy: Policy, results: Iterable[TraceReport | InputFailure]) -> RunReport:

@@ -70,9 +70,13 @@ def run(args: argparse.Namespace, io: Streams) -> int:
                 io.error(f"{item.location()}: {item.message}")
             yield item
 
-    stream = evaluate_stream(
-        iter_traces(args.paths, args.format, io.stdin, identity_from(args)), evaluator
+    positions = any(
+        r.needs_positions and getattr(args, f"out_{r.name}") for r in file_renderers("run")
     )
+    traces = iter_traces(
+        args.paths, args.format, io.stdin, with_positions=positions, identity=identity_from(args)
+    )
+    stream = evaluate_stream(traces, evaluator)
     report = collect(policy, reported(stream))
     options = RenderOptions(tool_version=__version__, color=io.color())
     if not args.quiet:

@@ -6,12 +6,24 @@ A new format is one module plus one entry here; the CLI builds its
 
 from __future__ import annotations
 
-from . import compare_console, compare_json, compare_markdown, console, json_
+from . import (
+    compare_console,
+    compare_json,
+    compare_markdown,
+    console,
+    json_,
+    junit,
+    markdown,
+    sarif,
+)
 from .base import Renderer, RenderOptions
 
 _ALL: tuple[Renderer, ...] = (
     console.RENDERER,
     json_.RENDERER,
+    markdown.RENDERER,
+    junit.RENDERER,
+    sarif.RENDERER,
     compare_console.RENDERER,
     compare_json.RENDERER,
     compare_markdown.RENDERER,

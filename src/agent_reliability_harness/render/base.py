@@ -24,3 +24,5 @@ class Renderer:
     kind: str
     description: str
     render: Callable[[Any, RenderOptions], str]
+    # True when the output points at lines in the trace files (TraceReport.step_lines).
+    needs_positions: bool = False

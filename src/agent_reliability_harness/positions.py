@@ -1,0 +1,134 @@
+"""Line positions of trace and step objects in a JSON document's text, for SARIF regions.
+
+One linear pass over tokens with an explicit stack (no recursion, no second parse);
+it assumes the text already decoded as JSON and never validates it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .io import Document
+
+# Strings, punctuation and bare scalars; whitespace is skipped. Strings cannot hold a raw
+# line break in valid JSON, so every "\n" in the text is a real line end.
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
+
+_ROOT_ARRAY = 0
+_TRACE = 1
+_STEPS = 2
+_OTHER = 3
+
+
+@dataclass(frozen=True, slots=True)
+class TracePosition:
+    """1-based start line of one trace value and of each element of its "steps" array."""
+
+    line: int
+    step_lines: tuple[int, ...] = ()
+
+
+@dataclass(slots=True)
+class _Frame:
+    is_object: bool
+    role: int
+    key: str | None = None  # object: the key whose value comes next
+    expect_key: bool = True  # object: the next string is a key
+
+
+def trace_positions(text: str) -> list[TracePosition]:
+    """Positions of the single trace object, or of each element of a top-level array.
+
+    Step lines come from the last "steps" key of a trace object, as json.loads keeps
+    the last of duplicate keys; a trace without a "steps" array has no step lines.
+    """
+    found: list[tuple[int, list[int]]] = []
+    stack: list[_Frame] = []
+    line = 1
+    counted = 0  # line breaks before this offset are already in `line`
+    for match in _TOKEN.finditer(text):
+        token = match.group()
+        if token in {",", ":"}:
+            if stack and stack[-1].is_object:
+                stack[-1].expect_key = token == ","
+            continue
+        if token in {"}", "]"}:
+            if stack:
+                stack.pop()
+            continue
+        parent = stack[-1] if stack else None
+        if parent is not None and parent.is_object and parent.expect_key:
+            parent.key = _key_text(token)
+            continue
+        if parent is None or parent.role != _OTHER:  # a value whose line may be recorded
+            line += text.count("\n", counted, match.start())
+            counted = match.start()
+        role = _value_started(parent, token, line, found)
+        if token in {"{", "["}:
+            stack.append(_Frame(is_object=token == "{", role=role))
+    return [TracePosition(start, tuple(steps)) for start, steps in found]
+
+
+def _value_started(
+    parent: _Frame | None, token: str, line: int, found: list[tuple[int, list[int]]]
+) -> int:
+    """Record a value that starts on `line`; return the role a container there would play."""
+    if parent is None:  # the document itself: one trace object, or an array of traces
+        if token == "[":
+            return _ROOT_ARRAY
+        found.append((line, []))
+        return _TRACE
+    if parent.role == _ROOT_ARRAY:
+        found.append((line, []))
+        return _TRACE
+    if parent.role == _TRACE and parent.key == "steps" and token == "[":
+        found[-1][1].clear()  # a repeated "steps" key replaces the earlier one
+        return _STEPS
+    if parent.role == _TRACE and parent.key == "steps":
+        found[-1][1].clear()  # "steps" is not an array: no step lines
+    elif parent.role == _STEPS:
+        found[-1][1].append(line)
+    return _OTHER
+
+
+def _key_text(token: str) -> str | None:
+    """The text of a key token, decoded only when it holds an escape (e.g. "st\\u0065ps")."""
+    if "\\" not in token:
+        return token[1:-1]
+    try:
+        value = json.loads(token)
+    except ValueError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def locate_traces(
+    document: Document, candidates: Sequence[Any]
+) -> list[tuple[int, tuple[int, ...]]] | None:
+    """(trace line, step lines) for each canonical trace a document yielded, in order.
+
+    None when the document's text was not kept. A trace an adapter built from
+    another format has no object of its own in the file: it gets the document's
+    first line and no step lines.
+    """
+    if document.text is None:
+        return None
+    offset = (document.line or 1) - 1  # a JSONL document is one line of its file
+    value = document.value
+    elements = value if isinstance(value, list) else [value]
+    positions = trace_positions(document.text)
+    if len(positions) != len(elements):
+        positions = []
+    located: list[tuple[int, tuple[int, ...]]] = []
+    for index, candidate in enumerate(candidates):
+        same = index < len(positions) and candidate is elements[index]
+        if same:
+            where = positions[index]
+            located.append((where.line + offset, tuple(n + offset for n in where.step_lines)))
+        else:
+            located.append((document.start_line, ()))
+    return located

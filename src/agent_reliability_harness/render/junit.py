@@ -1,0 +1,96 @@
+"""JUnit XML: one testcase per trace (classname agent_name.workflow, name trace_id).
+
+A failing trace has one <failure> listing its error findings, warnings and infos go
+to <system-out>, and each unreadable input is a testcase with an <error>.
+"""
+
+from __future__ import annotations
+
+from ..models.common import Severity
+from ..models.report import Finding, InputFailure, RunReport, TraceReport
+from ._text import xml_attr, xml_text
+from .base import Renderer, RenderOptions
+
+INPUT_CLASSNAME = "arh.inputs"
+
+
+def _finding_line(finding: Finding) -> str:
+    where = f"step {finding.step_id}" if finding.step_id is not None else "trace"
+    return f"{finding.rule_id or '-'} [{finding.category}] {where}: {finding.message}"
+
+
+def _failure(report: TraceReport) -> list[str]:
+    errors = [f for f in report.findings if f.severity is Severity.ERROR]
+    if errors:
+        message = f"{len(errors)} error finding(s); score {report.score:.2f}"
+        kind = errors[0].rule_id or "error"
+        body = "\n".join(_finding_line(f) for f in errors)
+    else:
+        message = f"score {report.score:.2f} is below the passing threshold"
+        kind = "score"
+        body = message
+    return [
+        f'      <failure message="{xml_attr(message)}" type="{xml_attr(kind)}">'
+        f"{xml_text(body)}</failure>"
+    ]
+
+
+def _system_out(report: TraceReport) -> list[str]:
+    where = report.source_path or "-"
+    if report.source_line is not None:
+        where += f":{report.source_line}"
+    lines = [f"score {report.score:.2f}, policy {report.policy_id}, source {where}"]
+    lines += [
+        f"{f.severity.value}: {_finding_line(f)}"
+        for f in report.findings
+        if f.severity is not Severity.ERROR
+    ]
+    return [f"      <system-out>{xml_text(chr(10).join(lines))}</system-out>"]
+
+
+def _testcase(report: TraceReport) -> list[str]:
+    classname = f"{report.agent_name}.{report.workflow}"
+    file_attr = f' file="{xml_attr(report.source_path)}"' if report.source_path else ""
+    head = (
+        f'    <testcase classname="{xml_attr(classname)}" '
+        f'name="{xml_attr(report.trace_id)}"{file_attr} time="0">'
+    )
+    body = [] if report.passed else _failure(report)
+    return [head, *body, *_system_out(report), "    </testcase>"]
+
+
+def _input_case(failure: InputFailure) -> list[str]:
+    return [
+        f'    <testcase classname="{INPUT_CLASSNAME}" name="{xml_attr(failure.location())}" '
+        f'file="{xml_attr(failure.source_path)}" time="0">',
+        f'      <error message="{xml_attr(failure.message)}" type="InputError">'
+        f"{xml_text(failure.location() + ': ' + failure.message)}</error>",
+        "    </testcase>",
+    ]
+
+
+def render_run(report: RunReport, options: RenderOptions) -> str:
+    """The JUnit document; counts: tests = traces + unreadable inputs."""
+    tests = len(report.reports) + len(report.input_errors)
+    failures = sum(1 for r in report.reports if not r.passed)
+    errors = len(report.input_errors)
+    counts = f'tests="{tests}" failures="{failures}" errors="{errors}" skipped="0" time="0"'
+    suite = xml_attr(f"arh {report.policy_id}")
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<testsuites name="arh" {counts}>',
+        f'  <testsuite name="{suite}" {counts}>',
+        "    <properties>",
+        f'      <property name="arh.policy_id" value="{xml_attr(report.policy_id)}"/>',
+        f'      <property name="arh.version" value="{xml_attr(options.tool_version)}"/>',
+        "    </properties>",
+    ]
+    for failure in report.input_errors:
+        lines += _input_case(failure)
+    for trace_report in report.reports:
+        lines += _testcase(trace_report)
+    lines += ["  </testsuite>", "</testsuites>"]
+    return "\n".join(lines) + "\n"
+
+
+RENDERER = Renderer("junit", ".xml", "run", "JUnit XML report (one testcase per trace)", render_run)

@@ -1,0 +1,245 @@
+"""SARIF 2.1.0 for code scanning: every registered rule, one result per finding.
+
+Results point at the line where the step (or trace) object starts, name trace and
+step as logical locations, and carry fingerprints of (trace_id, rule_id, category, step_id).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import Counter
+from typing import Any
+from urllib.parse import quote
+
+from ..io import STDIN_NAME
+from ..models.common import Severity
+from ..models.report import Finding, InputFailure, RunReport, TraceReport
+from ..rules import Rule, all_rules
+from ._text import PROJECT_URL, rule_url
+from .base import Renderer, RenderOptions
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+SRCROOT = "%SRCROOT%"
+FINGERPRINT_KEY = "arhFingerprint/v1"
+# GitHub code scanning rejects a run with more than 25,000 results (and shows the
+# 5,000 most severe). Past this many, the least severe results are left out and a
+# notification in the run says how many.
+MAX_RESULTS = 25_000
+_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+_PROBLEM = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "recommendation"}
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _rule_name(title: str) -> str:
+    """A PascalCase identifier from the rule title ("Tool called too many times" -> ...)."""
+    return "".join(w[:1].upper() + w[1:] for w in re.findall(r"[A-Za-z0-9]+", title))
+
+
+def _descriptor(rule: Rule) -> dict[str, Any]:
+    severity = rule.severity_note or rule.severity.value
+    remediation = _sentence(rule.remediation)
+    return {
+        "id": rule.rule_id,
+        "name": _rule_name(rule.title),
+        "shortDescription": {"text": _sentence(rule.title)},
+        "fullDescription": {
+            "text": _sentence(f"{rule.title} ({rule.category.value} rule; severity {severity})")
+        },
+        "help": {
+            "text": remediation,
+            "markdown": f"{remediation}\n\n[Rule reference]({rule_url(rule.rule_id)})",
+        },
+        "helpUri": rule_url(rule.rule_id),
+        "defaultConfiguration": {"level": _LEVEL[rule.severity]},
+        "properties": {
+            "category": rule.category.value,
+            "tags": ["agent-reliability", rule.category.value],
+            "precision": "very-high",
+            "problem.severity": _PROBLEM[rule.severity],
+        },
+    }
+
+
+def fingerprint(trace_id: str, finding: Finding, occurrence: int = 0) -> str:
+    """Stable hash of the regression fingerprint; `occurrence` separates identical findings."""
+    key: list[Any] = [trace_id, finding.rule_id, finding.category, finding.step_id]
+    if occurrence:
+        key.append(occurrence)
+    data = json.dumps(key, separators=(",", ":"))  # ASCII: any str hashes, even a lone surrogate
+    return hashlib.sha256(data.encode("utf-8")).hexdigest()
+
+
+def _artifact(source_path: str | None) -> dict[str, Any] | None:
+    """A relative URI under %SRCROOT% (or a file: URI for absolute paths); None for stdin."""
+    if not source_path or source_path == STDIN_NAME:
+        return None
+    if source_path.startswith("/"):
+        return {"uri": "file://" + quote(source_path, safe="/")}
+    return {"uri": quote(source_path, safe="/"), "uriBaseId": SRCROOT}
+
+
+def _line(report: TraceReport, finding: Finding) -> int:
+    """The step's line, else the trace's; line 1 when positions were not computed."""
+    index = finding.step_index
+    if index is not None and 0 <= index < len(report.step_lines):
+        return report.step_lines[index]
+    return report.source_line or 1
+
+
+class _LogicalLocations:
+    """run.logicalLocations: one entry per trace with findings, one per step, deduplicated."""
+
+    def __init__(self) -> None:
+        self.entries: list[dict[str, Any]] = []
+        self._index: dict[tuple[Any, ...], int] = {}
+
+    def _add(self, key: tuple[Any, ...], entry: dict[str, Any]) -> int:
+        if key not in self._index:
+            self._index[key] = len(self.entries)
+            self.entries.append(entry)
+        return self._index[key]
+
+    def reference(self, report: TraceReport, finding: Finding) -> dict[str, Any]:
+        trace_id = report.trace_id
+        trace = self._add(
+            ("trace", trace_id),
+            {"name": trace_id, "fullyQualifiedName": trace_id, "kind": "object"},
+        )
+        if finding.step_index is None or finding.step_id is None:
+            return {"index": trace, "name": trace_id, "fullyQualifiedName": trace_id}
+        qualified = f"{trace_id}/steps[{finding.step_index}]"
+        step = self._add(
+            ("step", trace_id, finding.step_index, finding.step_id),
+            {
+                "name": finding.step_id,
+                "fullyQualifiedName": qualified,
+                "kind": "object",
+                "parentIndex": trace,
+            },
+        )
+        return {"index": step, "name": finding.step_id, "fullyQualifiedName": qualified}
+
+
+def _result(
+    report: TraceReport,
+    finding: Finding,
+    occurrence: int,
+    rule_index: dict[str, int],
+    logical: _LogicalLocations,
+) -> dict[str, Any]:
+    where = f"step {finding.step_id}" if finding.step_id is not None else "trace level"
+    location: dict[str, Any] = {}
+    artifact = _artifact(report.source_path)
+    if artifact is not None:
+        location["physicalLocation"] = {
+            "artifactLocation": artifact,
+            "region": {"startLine": _line(report, finding)},
+        }
+    location["logicalLocations"] = [logical.reference(report, finding)]
+    digest = fingerprint(report.trace_id, finding, occurrence)
+    # Findings from this build always carry a rule ID; older (v0.1) reports may not.
+    result: dict[str, Any] = {"ruleId": finding.rule_id or f"{finding.category}/unidentified"}
+    if finding.rule_id in rule_index:
+        result["ruleIndex"] = rule_index[finding.rule_id]
+    result.update(
+        {
+            "level": _LEVEL[finding.severity],
+            "message": {"text": _sentence(f"{finding.message} (trace {report.trace_id}, {where})")},
+            "locations": [location],
+            "partialFingerprints": {
+                FINGERPRINT_KEY: digest,
+                # GitHub matches alerts on this key alone: follow the finding, not the line text.
+                "primaryLocationLineHash": f"{digest[:16]}:{occurrence + 1}",
+            },
+            "properties": {"trace_id": report.trace_id, "category": finding.category},
+        }
+    )
+    return result
+
+
+def _selected(report: RunReport) -> tuple[list[tuple[TraceReport, Finding, int]], int]:
+    """Every (trace, finding, occurrence) in report order, capped at MAX_RESULTS by severity."""
+    seen: Counter[tuple[str, str | None, str, str | None]] = Counter()
+    items: list[tuple[TraceReport, Finding, int]] = []
+    for trace_report in report.reports:
+        for finding in trace_report.findings:
+            key = (trace_report.trace_id, finding.rule_id, finding.category, finding.step_id)
+            items.append((trace_report, finding, seen[key]))
+            seen[key] += 1
+    if len(items) <= MAX_RESULTS:
+        return items, 0
+    order = sorted(range(len(items)), key=lambda i: (items[i][1].severity.rank, i))
+    keep = sorted(order[:MAX_RESULTS])
+    return [items[i] for i in keep], len(items) - MAX_RESULTS
+
+
+def _notification(failure: InputFailure) -> dict[str, Any]:
+    note: dict[str, Any] = {
+        "level": "error",
+        "message": {"text": _sentence(f"{failure.location()}: {failure.message}")},
+    }
+    artifact = _artifact(failure.source_path)
+    if artifact is not None:
+        physical: dict[str, Any] = {"artifactLocation": artifact}
+        if failure.line is not None:
+            physical["region"] = {"startLine": failure.line}
+        note["locations"] = [{"physicalLocation": physical}]
+    return note
+
+
+def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
+    """The SARIF log as a JSON-ready dict."""
+    rules = all_rules()
+    rule_index = {rule.rule_id: position for position, rule in enumerate(rules)}
+    logical = _LogicalLocations()
+    selected, omitted = _selected(report)
+    results = [_result(r, f, n, rule_index, logical) for r, f, n in selected]
+    notifications = [_notification(f) for f in report.input_errors]
+    if omitted:
+        notifications.append(
+            {
+                "level": "warning",
+                "message": {
+                    "text": f"{omitted} lower-severity results were left out: GitHub code "
+                    f"scanning accepts at most {MAX_RESULTS:,} results per run."
+                },
+            }
+        )
+    run: dict[str, Any] = {
+        "tool": {
+            "driver": {
+                "name": "arh",
+                "fullName": "ARH (Agent Reliability Harness)",
+                "version": options.tool_version,
+                "informationUri": PROJECT_URL,
+                "rules": [_descriptor(rule) for rule in rules],
+            }
+        },
+        "originalUriBaseIds": {
+            SRCROOT: {"description": {"text": "The working directory arh validate ran in."}}
+        },
+    }
+    if notifications:
+        run["invocations"] = [
+            {"executionSuccessful": True, "toolExecutionNotifications": notifications}
+        ]
+    if logical.entries:
+        run["logicalLocations"] = logical.entries
+    run["results"] = results
+    run["properties"] = {"policy_id": report.policy_id}
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def render_run(report: RunReport, options: RenderOptions) -> str:
+    return json.dumps(sarif_log(report, options), indent=2, ensure_ascii=False) + "\n"
+
+
+RENDERER = Renderer(
+    "sarif", ".sarif", "run", "SARIF 2.1.0 log for code scanning", render_run, needs_positions=True
+)
