@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 from typing import Any
 
-from .. import __version__
+from .. import __version__, parallel
 from ..adapters import AUTO, FORMAT_CHOICES
-from ..api import collect, evaluate_stream, iter_traces, load_policy
+from ..api import load_policy
 from ..engine import Evaluator
 from ..errors import PolicyError
-from ..models.report import InputFailure, TraceReport
-from ..render import RenderOptions, file_renderers, get_renderer
+from ..io import expand_paths, iter_units
+from ..parallel import default_jobs
+from ..render import RenderOptions, file_renderers
 from ..scoring import DEFAULT_FAIL_UNDER
-from .common import EXIT_INPUT, EXIT_OK, Streams, score_arg, write_text
+from ..stream import EncodeOptions, Totals, UnitProcessor
+from .common import EXIT_INPUT, EXIT_OK, Streams, score_arg
+from .progress import Progress
+from .sinks import STREAMING, CollectSink, ConsoleSink, ErrorSink, JsonReportSink, Sink
 
 
 def add_parser(subparsers: Any) -> None:
@@ -43,6 +48,13 @@ def add_parser(subparsers: Any) -> None:
             help=f"write the {renderer.description} to FILE",
         )
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    parser.add_argument(
+        "--jobs",
+        type=jobs_arg,
+        default=None,
+        metavar="N",
+        help="worker processes (default: the number of CPUs); output does not depend on it",
+    )
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.set_defaults(handler=run)
 
@@ -53,27 +65,73 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     except PolicyError as exc:
         io.error(str(exc))
         return EXIT_INPUT
-    evaluator = Evaluator(policy, args.fail_under)
-
-    def reported(items: Any) -> Any:
-        for item in items:
-            if isinstance(item, InputFailure):
-                io.error(f"{item.location()}: {item.message}")
-            yield item
-
-    stream = evaluate_stream(iter_traces(args.paths, args.format, io.stdin), evaluator)
-    report = collect(policy, reported(stream))
-    options = RenderOptions(tool_version=__version__, color=io.color())
+    targets = [
+        (r, getattr(args, f"out_{r.name}"))
+        for r in file_renderers("run")
+        if getattr(args, f"out_{r.name}")
+    ]
+    whole = [(r, target) for r, target in targets if r.name not in STREAMING]
+    render = RenderOptions(tool_version=__version__, color=io.color())
+    options = EncodeOptions(
+        json=any(r.name == "json" for r, _ in targets),
+        console=not args.quiet,
+        keep_reports=bool(whole),
+        render=render,
+    )
+    progress = Progress(io.err, _total_bytes(args.paths), _show_progress(args, io))
+    sinks: list[Sink] = [ErrorSink(io, progress)]
     if not args.quiet:
-        io.out.write(get_renderer("run", "console").render(report, options))
-    if not report.reports and not report.input_errors:
-        io.warn("no traces found in the given paths")
+        sinks.append(ConsoleSink(io, progress))
+    sinks.extend(JsonReportSink(t, policy.policy_id, io) for r, t in targets if r.name == "json")
+    if whole:
+        sinks.append(CollectSink(policy.policy_id, whole, RenderOptions(__version__), io))
+
+    processor = UnitProcessor(Evaluator(policy, args.fail_under), args.format, options)
+    totals = Totals()
+    units = iter_units(args.paths, io.stdin)
+    jobs = args.jobs or default_jobs()
+    for outcome in parallel.outcomes(units, processor, jobs, args.policy):
+        totals.add(outcome)
+        progress.update(outcome.failure is None and outcome.severities is not None, outcome.size)
+        for sink in sinks:
+            sink.add(outcome)
+    progress.clear()
+    summary = totals.builder.build()
     written = True
-    for renderer in file_renderers("run"):
-        target = getattr(args, f"out_{renderer.name}")
-        if target:
-            written &= write_text(target, renderer.render(report, RenderOptions(__version__)), io)
-    return EXIT_OK if report.ok and written else EXIT_INPUT
+    for sink in sinks:
+        written &= sink.finish(summary, totals.failures)
+    if not summary.total_traces and not totals.failures:
+        io.warn("no traces found in the given paths")
+    ok = not totals.failures and summary.failed_traces == 0
+    return EXIT_OK if ok and written else EXIT_INPUT
 
 
-__all__ = ["TraceReport", "add_parser", "run"]
+def _show_progress(args: argparse.Namespace, io: Streams) -> bool:
+    isatty = getattr(io.err, "isatty", None)
+    return not args.quiet and bool(isatty and isatty())
+
+
+def _total_bytes(paths: list[str]) -> int | None:
+    """Input size for the progress bar; None when standard input is read."""
+    total = 0
+    for _name, path, problem in expand_paths(paths):
+        if path is None and problem is None:
+            return None
+        if path is not None:
+            with contextlib.suppress(OSError):
+                total += path.stat().st_size
+    return total
+
+
+def jobs_arg(value: str) -> int:
+    """argparse type for --jobs: a positive integer."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
+    return number
+
+
+__all__ = ["add_parser", "run"]

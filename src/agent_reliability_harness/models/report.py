@@ -6,6 +6,7 @@ baseline format; `to_dict` fixes the key order so output is byte-stable.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,6 +157,22 @@ class SummaryBuilder:
                 self._severity.get(finding.severity.value, 0) + 1
             )
             self._category[finding.category] = self._category.get(finding.category, 0) + 1
+
+    def add_totals(
+        self,
+        passed: bool,
+        score: float,
+        severities: Mapping[str, int],
+        categories: Mapping[str, int],
+    ) -> None:
+        """Like `add`, from a report's counts (what a worker process sends back)."""
+        self.total += 1
+        self.passed += passed
+        self._score_sum += score
+        for key, count in severities.items():
+            self._severity[key] = self._severity.get(key, 0) + count
+        for key, count in categories.items():
+            self._category[key] = self._category.get(key, 0) + count
 
     def build(self) -> Summary:
         average = round(self._score_sum / self.total, 2) if self.total else 0.0

@@ -1,0 +1,98 @@
+"""`--jobs N`: input units in chunks to worker processes, outcomes back in input order.
+
+Workers get raw bytes (JSONL lines) or file paths and return compact Outcomes,
+so little crosses process boundaries. At most a few chunks are in flight, so
+memory stays flat however long the input is. Input that fits one chunk never
+starts a pool.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from .io import Failure, RawUnit
+from .stream import EncodeOptions, Outcome, UnitProcessor
+
+CHUNK_BYTES = 1 << 20
+CHUNK_UNITS = 512
+_IN_FLIGHT_PER_JOB = 3
+_WORKER: dict[str, UnitProcessor] = {}
+
+
+def default_jobs() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def chunked(
+    units: Iterable[RawUnit | Failure],
+    max_bytes: int = CHUNK_BYTES,
+    max_units: int = CHUNK_UNITS,
+) -> Iterator[list[RawUnit | Failure]]:
+    """Consecutive units grouped to about `max_bytes` of input (or `max_units` units)."""
+    chunk: list[RawUnit | Failure] = []
+    size = 0
+    for unit in units:
+        chunk.append(unit)
+        if isinstance(unit, RawUnit):
+            size += len(unit.data) if unit.data is not None else max_bytes // 16
+        if size >= max_bytes or len(chunk) >= max_units:
+            yield chunk
+            chunk, size = [], 0
+    if chunk:
+        yield chunk
+
+
+def _init_worker(policy_path: str, fail_under: float, fmt: str, options: EncodeOptions) -> None:
+    # Imported here: the worker compiles the policy once, the parent needs none of it.
+    from .api import load_policy  # noqa: PLC0415
+    from .engine import Evaluator  # noqa: PLC0415
+
+    evaluator = Evaluator(load_policy(policy_path), fail_under)
+    _WORKER["processor"] = UnitProcessor(evaluator, fmt, options)
+
+
+def _work(chunk: list[RawUnit | Failure]) -> list[Outcome]:
+    return _WORKER["processor"].process_all(chunk)
+
+
+def _context() -> Any:
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
+def outcomes(
+    units: Iterable[RawUnit | Failure],
+    local: UnitProcessor,
+    jobs: int,
+    policy_path: str,
+) -> Iterator[Outcome]:
+    """Outcomes of every unit in input order, over `jobs` processes (1: this process)."""
+    chunks = chunked(units)
+    first = next(chunks, None)
+    if first is None:
+        return
+    second = next(chunks, None) if jobs > 1 else None
+    if second is None:
+        yield from local.process_all(first)
+        for chunk in chunks:
+            yield from local.process_all(chunk)
+        return
+    init = (policy_path, local.evaluator.fail_under, local.fmt, local.options)
+    with _context().Pool(jobs, _init_worker, init) as pool:
+        pending: deque[Any] = deque()
+        for chunk in (first, second):
+            pending.append(pool.apply_async(_work, (chunk,)))
+        for chunk in chunks:
+            pending.append(pool.apply_async(_work, (chunk,)))
+            while len(pending) >= jobs * _IN_FLIGHT_PER_JOB:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
