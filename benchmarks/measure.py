@@ -93,7 +93,7 @@ def in_process(policy_path: Path, corpus: Path) -> tuple[float, float, int]:
         Evaluator(load_policy(str(policy_path))), "auto", EncodeOptions(json=True)
     )
     start, cpu = time.perf_counter(), time.process_time()
-    count = sum(1 for o in in_process(iter_units([str(corpus)]), processor) if o.json_text)
+    count = sum(b.traces for b in in_process(iter_units([str(corpus)]), processor))
     return time.perf_counter() - start, time.process_time() - cpu, count
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -73,6 +74,19 @@ def _fast(data: bytes) -> object:
 def test_fast_decoder_agrees_with_strict_path(data: bytes) -> None:
     fast, strict = _fast(data), _strict(data)
     assert repr(fast) == repr(strict)
+
+
+@pytest.mark.parametrize("depth", range(960, 1030, 3))
+def test_fast_decoder_agrees_at_the_nesting_limit(depth: int) -> None:
+    for data in (b"[" * depth + b"]" * depth, b'{"a":' * depth + b"1" + b"}" * depth):
+        assert repr(_fast(data)) == repr(_strict(data))
+        assert repr(_nested(lambda d=data: _fast(d), 20)) == repr(
+            _nested(lambda d=data: _strict(d), 20)
+        )
+
+
+def _nested(call: Any, frames: int) -> object:
+    return call() if frames <= 0 else _nested(call, frames - 1)
 
 
 def test_read_document_start_line_and_errors() -> None:

@@ -139,13 +139,15 @@ def read_document(data: bytes, name: str, keep_text: bool = False) -> Document:
     return Document(name, value, start_line=data.count(b"\n", start, end) + 1)
 
 
-# The fast decoder is used only where it provably agrees with the strict path:
-# it rejects NaN/Infinity, out-of-range numbers, lone surrogates and bad UTF-8
-# (we then rerun the strict path for its exact message), keeps big integers
-# exact and keeps the last of duplicate keys like json does. Only nesting depth
-# differs (its limit is not the interpreter's), so deep-looking input goes the
-# strict way: fewer than _SHALLOW brackets in all cannot nest too deep for either.
-_SHALLOW = 400
+# The fast decoder (msgspec) is used only where it provably agrees with the strict
+# path: it rejects NaN/Infinity, out-of-range numbers, lone surrogates and bad
+# UTF-8 (we then rerun the strict path for its exact message), keeps big integers
+# exact and keeps the last of duplicate keys like json does. Nesting depth is the
+# one difference: both stop at the interpreter's recursion limit, counted from
+# where they are called, and the strict decoder sits a few frames deeper. So the
+# fast one is called _PADDING frames deeper still: whatever it accepts, the strict
+# path accepts too (tests/test_io_stream.py sweeps the depths around the limit).
+_PADDING = 8
 _LEADING_SPACE = re.compile(rb"[ \t\n\r]*")
 _FAST: dict[str, Any] = {}
 
@@ -167,12 +169,16 @@ def _fast_decoder() -> Any:
 def decode_json_bytes(data: bytes) -> Any:
     """`decode_json(decode_bytes(data))`, the same value or error, faster when possible."""
     decoder = _fast_decoder()
-    if decoder and data.count(b"[") + data.count(b"{") < _SHALLOW:
+    if decoder:
         try:
-            return decoder.decode(data)
+            return _padded(decoder.decode, data, _PADDING)
         except Exception:  # any refusal: the strict path names the exact problem
             pass
     return decode_json(decode_bytes(data))
+
+
+def _padded(decode: Any, data: bytes, frames: int) -> Any:
+    return decode(data) if frames <= 0 else _padded(decode, data, frames - 1)
 
 
 def iter_jsonl(

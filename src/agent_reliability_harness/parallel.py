@@ -1,9 +1,9 @@
-"""`--jobs N`: input units in chunks to worker processes, outcomes back in input order.
+"""`--jobs N`: input units in chunks to worker processes, results back in input order.
 
-Workers get raw bytes (JSONL lines) or file paths and return compact Outcomes,
-so little crosses process boundaries. At most a few chunks are in flight, so
-memory stays flat however long the input is. Input that fits one chunk never
-starts a pool.
+Workers get raw bytes (JSONL lines) or file paths and return one compact Batch
+per chunk (rendered text and counts), so little crosses process boundaries. At
+most a few chunks are in flight, so memory stays flat however long the input
+is. Input that fits one chunk never starts a pool.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .io import Failure, RawUnit
-from .stream import EncodeOptions, Outcome, UnitProcessor
+from .stream import Batch, EncodeOptions, UnitProcessor
 
 CHUNK_BYTES = 1 << 20
 CHUNK_UNITS = 512
@@ -59,7 +59,7 @@ def _init_worker(policy_path: str, fail_under: float, fmt: str, options: EncodeO
     _WORKER["processor"] = UnitProcessor(evaluator, fmt, options)
 
 
-def _work(chunk: list[RawUnit | Failure]) -> list[Outcome]:
+def _work(chunk: list[RawUnit | Failure]) -> Batch:
     return _WORKER["processor"].process_all(chunk)
 
 
@@ -68,22 +68,22 @@ def _context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
 
-def outcomes(
+def batches(
     units: Iterable[RawUnit | Failure],
     local: UnitProcessor,
     jobs: int,
     policy_path: str,
-) -> Iterator[Outcome]:
-    """Outcomes of every unit in input order, over `jobs` processes (1: this process)."""
+) -> Iterator[Batch]:
+    """One Batch per chunk of units, in input order, over `jobs` processes (1: this one)."""
     chunks = chunked(units)
     first = next(chunks, None)
     if first is None:
         return
     second = next(chunks, None) if jobs > 1 else None
     if second is None:
-        yield from local.process_all(first)
+        yield local.process_all(first)
         for chunk in chunks:
-            yield from local.process_all(chunk)
+            yield local.process_all(chunk)
         return
     init = (policy_path, local.evaluator.fail_under, local.fmt, local.options)
     with _context().Pool(jobs, _init_worker, init) as pool:
@@ -93,6 +93,6 @@ def outcomes(
         for chunk in chunks:
             pending.append(pool.apply_async(_work, (chunk,)))
             while len(pending) >= jobs * _IN_FLIGHT_PER_JOB:
-                yield from pending.popleft().get()
+                yield pending.popleft().get()
         while pending:
-            yield from pending.popleft().get()
+            yield pending.popleft().get()

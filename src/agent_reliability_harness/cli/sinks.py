@@ -1,6 +1,6 @@
 """Where a validate run's results go: streaming sinks and whole-run renderers side by side.
 
-A Sink takes each Outcome as it arrives and is finished with the run's summary.
+A Sink takes each Batch of results as it arrives and is finished with the run's summary.
 Streaming sinks (console, JSON report, stderr errors) write as they go and hold
 no per-trace state, so memory is flat in the number of traces. A format that
 needs the whole run (any renderer not in STREAMING: Markdown, JUnit, SARIF...)
@@ -17,7 +17,7 @@ from ..models.report import InputFailure, RunReport, Summary, TraceReport
 from ..render import Renderer, RenderOptions
 from ..render import json_stream as js
 from ..render.console import summary_text
-from ..stream import Outcome
+from ..stream import Batch
 from .common import Streams, write_text
 from .progress import Progress
 
@@ -26,7 +26,7 @@ STREAMING = frozenset({"json"})
 
 
 class Sink(Protocol):
-    def add(self, outcome: Outcome) -> None: ...
+    def add(self, batch: Batch) -> None: ...
 
     def finish(self, summary: Summary, failures: int) -> bool:
         """Complete the output; False when it could not be written."""
@@ -40,10 +40,10 @@ class ConsoleSink:
         self.io = io
         self.progress = progress
 
-    def add(self, outcome: Outcome) -> None:
-        if outcome.console_text is not None:
+    def add(self, batch: Batch) -> None:
+        if batch.console_text:
             self.progress.clear()
-            self.io.out.write(outcome.console_text)
+            self.io.out.write(batch.console_text)
 
     def finish(self, summary: Summary, failures: int) -> bool:
         self.progress.clear()
@@ -58,10 +58,10 @@ class ErrorSink:
         self.io = io
         self.progress = progress
 
-    def add(self, outcome: Outcome) -> None:
-        failure = outcome.failure
-        if failure is not None:
+    def add(self, batch: Batch) -> None:
+        if batch.failures:
             self.progress.clear()
+        for failure in batch.failures:
             self.io.error(f"{failure.location()}: {failure.message}")
 
     def finish(self, summary: Summary, failures: int) -> bool:
@@ -102,11 +102,11 @@ class JsonReportSink:
         self.reports = _Spool()
         self.failures = _Spool()
 
-    def add(self, outcome: Outcome) -> None:
-        if outcome.failure is not None:
-            self.failures.append(js.failure_fragment(outcome.failure))
-        elif outcome.json_text is not None:
-            self.reports.append(outcome.json_text)
+    def add(self, batch: Batch) -> None:
+        for failure in batch.failures:
+            self.failures.append(js.failure_fragment(failure))
+        if batch.json_text:
+            self.reports.append(batch.json_text)
 
     def _write(self, out: IO[str], summary: Summary) -> None:
         out.write(js.head(self.policy_id, summary))
@@ -147,11 +147,9 @@ class CollectSink:
         self.reports: list[TraceReport] = []
         self.failures: list[InputFailure] = []
 
-    def add(self, outcome: Outcome) -> None:
-        if outcome.failure is not None:
-            self.failures.append(outcome.failure)
-        elif outcome.report is not None:
-            self.reports.append(outcome.report)
+    def add(self, batch: Batch) -> None:
+        self.failures.extend(batch.failures)
+        self.reports.extend(batch.reports)
 
     def finish(self, summary: Summary, failures: int) -> bool:
         run = RunReport(self.policy_id, tuple(self.reports), tuple(self.failures), summary)

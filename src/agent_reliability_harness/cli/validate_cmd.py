@@ -90,11 +90,11 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     totals = Totals()
     units = iter_units(args.paths, io.stdin)
     jobs = args.jobs or default_jobs()
-    for outcome in parallel.outcomes(units, processor, jobs, args.policy):
-        totals.add(outcome)
-        progress.update(outcome.failure is None and outcome.severities is not None, outcome.size)
+    for batch in parallel.batches(units, processor, jobs, args.policy):
+        totals.add(batch)
+        progress.update(batch.traces, batch.size)
         for sink in sinks:
-            sink.add(outcome)
+            sink.add(batch)
     progress.clear()
     summary = totals.builder.build()
     written = True

@@ -6,7 +6,7 @@ baseline format; `to_dict` fixes the key order so output is byte-stable.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,17 +158,19 @@ class SummaryBuilder:
             )
             self._category[finding.category] = self._category.get(finding.category, 0) + 1
 
-    def add_totals(
+    def add_many(
         self,
-        passed: bool,
-        score: float,
+        passed: int,
+        scores: Iterable[float],
         severities: Mapping[str, int],
         categories: Mapping[str, int],
     ) -> None:
-        """Like `add`, from a report's counts (what a worker process sends back)."""
-        self.total += 1
+        """Like `add` for several reports at once, from their counts and their scores in
+        order (what a worker process sends back); the score sum is the same as `add`'s."""
         self.passed += passed
-        self._score_sum += score
+        for score in scores:
+            self.total += 1
+            self._score_sum += score
         for key, count in severities.items():
             self._severity[key] = self._severity.get(key, 0) + count
         for key, count in categories.items():
