@@ -5,7 +5,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 
-.PHONY: setup demo test lint
+.PHONY: setup demo test lint bench bench-quick
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -26,3 +26,11 @@ lint: setup
 
 test: setup lint
 	$(BIN)/pytest
+
+# Benchmarks: the full run rewrites BENCHMARK-RESULTS.md (takes a while); the quick
+# one is a smoke test that writes nothing.
+bench: setup
+	$(PY) benchmarks/run.py
+
+bench-quick: setup
+	$(PY) benchmarks/run.py --quick

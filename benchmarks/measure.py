@@ -29,19 +29,34 @@ class Run:
 
 
 def run_arh(args: list[str], cwd: Path | None = None) -> Run:
-    """`arh ARGS` in a child process; peak RSS covers its worker processes too."""
+    """`arh ARGS` in a child process; peak RSS covers its worker processes too.
+
+    Started through a small launcher (this file run as a script): a child's peak
+    RSS counts the memory of the process that forked it, and the runner itself
+    holds whole corpora at times.
+    """
+    launcher = [sys.executable, __file__, str(cwd or Path.cwd()), *ARH, *args]
+    done = subprocess.run(launcher, capture_output=True, text=True, check=True)
+    return Run(**json.loads(done.stdout))
+
+
+def _launch(cwd: str, command: list[str]) -> dict[str, Any]:
     start = time.perf_counter()
     with open(os.devnull, "wb") as null:
         proc = subprocess.Popen(
-            [*ARH, *args], cwd=cwd, stdout=null, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
+            command, cwd=cwd, stdout=null, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
         )
         assert proc.stderr is not None
         err = proc.stderr.read().decode("utf-8", "replace")
         _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    cpu = usage.ru_utime + usage.ru_stime
-    return Run(proc.returncode, wall, cpu, usage.ru_maxrss * 1024, err)
+    return {
+        "code": proc.returncode,
+        "wall": time.perf_counter() - start,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "peak_rss": usage.ru_maxrss * 1024,
+        "stderr": err[-2000:],
+    }
 
 
 def decoders() -> dict[str, Callable[[bytes], Any]]:
@@ -137,3 +152,7 @@ def comparable(report: dict[str, Any], drop: tuple[str, ...] = ()) -> list[dict[
 
 def rss_mb(value: int) -> str:
     return f"{value / 2**20:,.1f} MB"
+
+
+if __name__ == "__main__":  # the launcher: python measure.py CWD COMMAND...
+    print(json.dumps(_launch(sys.argv[1], sys.argv[2:])))

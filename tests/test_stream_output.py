@@ -19,8 +19,8 @@ from agent_reliability_harness.models.report import (
     RunReport,
     TraceReport,
 )
-from agent_reliability_harness.render import console, json_, json_stream
-from agent_reliability_harness.render.base import RenderOptions
+from agent_reliability_harness.render import RENDERERS, console, json_, json_stream
+from agent_reliability_harness.render.base import Renderer, RenderOptions
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -195,3 +195,36 @@ def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, _ = _cli(["validate", "--policy", "p.json", "x.json", "--jobs", "0"])
     assert code == 2
     assert "argument --jobs: must be at least 1 (got 0)" in capsys.readouterr().err
+
+
+def _trace_ids(run: RunReport, options: RenderOptions) -> str:
+    ids = ",".join(r.trace_id for r in run.reports)
+    return f"{ids}|{len(run.input_errors)}|{run.summary.total_traces}\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_whole_run_renderer_gets_the_collected_run(
+    jobs: str, messy_inputs: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parallel, "CHUNK_UNITS", 5)
+    monkeypatch.setitem(
+        RENDERERS["run"], "ids", Renderer("ids", ".txt", "run", "trace ids", _trace_ids)
+    )
+    policy = SAMPLES / "policy.json"
+    target = tmp_path / "ids.txt"
+    code, _, _ = _cli(
+        [
+            "validate",
+            "--policy",
+            str(policy),
+            *messy_inputs,
+            "--ids-out",
+            str(target),
+            "--quiet",
+            "--jobs",
+            jobs,
+        ]
+    )
+    run = api.validate_paths(messy_inputs, api.load_policy(str(policy)))
+    assert code == 1
+    assert target.read_text() == _trace_ids(run, RenderOptions())

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -51,6 +52,8 @@ def chunked(
 
 
 def _init_worker(policy_path: str, fail_under: float, fmt: str, options: EncodeOptions) -> None:
+    # Ctrl-C is the parent's to handle (it stops the pool); no traceback per worker.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # Imported here: the worker compiles the policy once, the parent needs none of it.
     from .api import load_policy  # noqa: PLC0415
     from .engine import Evaluator  # noqa: PLC0415

@@ -78,7 +78,8 @@ def run(args: argparse.Namespace, io: Streams) -> int:
         keep_reports=bool(whole),
         render=render,
     )
-    progress = Progress(io.err, _total_bytes(args.paths), _show_progress(args, io))
+    show = _show_progress(args, io)
+    progress = Progress(io.err, _total_bytes(args.paths) if show else None, show)
     sinks: list[Sink] = [ErrorSink(io, progress)]
     if not args.quiet:
         sinks.append(ConsoleSink(io, progress))
