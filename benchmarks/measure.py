@@ -112,6 +112,26 @@ def in_process(policy_path: Path, corpus: Path) -> tuple[float, float, int]:
     return time.perf_counter() - start, time.process_time() - cpu, count
 
 
+def profile_by_module(policy_path: Path, corpus: Path) -> list[tuple[str, float]]:
+    """cProfile of the in-process run: own time summed per source module, largest first."""
+    import cProfile  # noqa: PLC0415
+    import pstats  # noqa: PLC0415
+
+    profiler = cProfile.Profile()
+    profiler.runcall(in_process, policy_path, corpus)
+    totals: dict[str, float] = {}
+    raw: dict[Any, Any] = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+    for (filename, _line, name), (_cc, _nc, own, _cum, _callers) in raw.items():
+        if "agent_reliability_harness" in filename:
+            key = "arh/" + filename.split("agent_reliability_harness/")[-1]
+        elif filename == "~":
+            key = f"C: {name}" if "decode" in name or "Match" in name else "C: other builtins"
+        else:
+            key = "stdlib: " + Path(filename).name
+        totals[key] = totals.get(key, 0.0) + own
+    return sorted(totals.items(), key=lambda kv: -kv[1])
+
+
 # Metamorphic transforms: each maps a trace (dict) to one that must get the same verdict.
 
 

@@ -126,7 +126,7 @@ def throughput(rep: Report, work: Path, policy: Path, sizes: list[int], seed: in
     rep.say(
         "| traces | MB | in-process traces/s (MB/s) "
         "| e2e --jobs 1: s (CPU s), traces/s, MB/s, peak RSS "
-        "| e2e --jobs 2: s, traces/s, speed-up, peak RSS "
+        "| e2e --jobs 2: s (CPU s), traces/s, speed-up, peak RSS "
         "| fastest decoder s | e2e/decoder |"
     )
     rep.say("|---|---|---|---|---|---|---|")
@@ -160,7 +160,8 @@ def throughput(rep: Report, work: Path, policy: Path, sizes: list[int], seed: in
             f"| {count:,} | {mb:,.0f} | {count / wall:,.0f} ({mb / wall:.1f}) "
             f"| {one.wall:.2f} ({one.cpu:.2f}), {size / one.wall:,.0f}, {mb / one.wall:.1f}, "
             f"{rss_mb(one.peak_rss)} "
-            f"| {two.wall:.2f}, {size / two.wall:,.0f}, {one.wall / two.wall:.2f}x, "
+            f"| {two.wall:.2f} ({two.cpu:.2f}), {size / two.wall:,.0f}, "
+            f"{one.wall / two.wall:.2f}x, "
             f"{rss_mb(two.peak_rss)} "
             f"| {fastest:.2f} ({fastest_name}) | {one.wall / fastest:.1f}x |"
         )
@@ -178,6 +179,17 @@ def throughput(rep: Report, work: Path, policy: Path, sizes: list[int], seed: in
             f"Peak RSS, {large:,} vs {small:,} traces (--jobs 1): {rss_mb(rss[large])} vs "
             f"{rss_mb(rss[small])} = **{ratio:.2f}x** (target <= 1.3x)."
         )
+
+
+def profile(rep: Report, work: Path, policy: Path) -> None:
+    rows = measure.profile_by_module(policy, work / "detection.jsonl")
+    total = sum(seconds for _, seconds in rows)
+    rep.say("Own CPU time by module, in-process run over the detection corpus (cProfile, top 14):")
+    rep.say()
+    rep.say("| module | share |")
+    rep.say("|---|---|")
+    for name, seconds in rows[:14]:
+        rep.say(f"| {name} | {seconds / total:.0%} |")
 
 
 def long_traces(rep: Report, work: Path, steps_list: list[int]) -> None:
@@ -271,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
         determinism(rep, work, policy, work / "detection.jsonl")
         rep.say("\n## Throughput and memory (end-to-end = `arh validate --quiet --json-out`)\n")
         throughput(rep, work, policy, sizes, args.seed)
+        rep.say("\n## Where the time goes\n")
+        profile(rep, work, policy)
         rep.say("\n## One long trace\n")
         long_traces(rep, work, long_steps)
         rep.say("\n## Other\n")
