@@ -1,10 +1,7 @@
-"""`--jobs N`: input units in chunks to worker processes, results back in input order.
+"""`--jobs N`: chunks of raw input units to worker processes, Batches back in input order.
 
-Workers get raw bytes (JSONL lines) or file paths and return one compact Batch
-per chunk (rendered text and counts), so little crosses process boundaries. At
-most a few chunks are in flight, so memory stays flat however long the input
-is. Input that fits one chunk never starts a pool.
-"""
+At most a few chunks are in flight (flat memory); input that fits in one chunk never
+starts a pool."""
 
 from __future__ import annotations
 

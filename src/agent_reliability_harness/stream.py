@@ -1,11 +1,7 @@
-"""Streaming evaluation: raw input units in, compact Batches of results out, in input order.
+"""Streaming evaluation: raw input units in, Batches of rendered results out, in input order.
 
-A Batch is what the streaming outputs need from a run of consecutive units: the
-JSON and console text already rendered, input failures, summary counts and the
-scores in order; the TraceReports themselves only when a whole-run renderer asked
-for them. The same code runs in-process and in worker processes (one Batch per
-chunk), so `--jobs` cannot change a byte of output and little crosses processes.
-"""
+The same code runs in-process and in `--jobs` workers (one Batch per chunk), so output
+cannot depend on --jobs."""
 
 from __future__ import annotations
 
@@ -37,7 +33,10 @@ class EncodeOptions:
 
 @dataclass(slots=True)
 class Batch:
-    """The results of consecutive input units, reduced to what the sinks need."""
+    """The results of consecutive input units, reduced to what the sinks need: JSON and
+    console text already rendered, input failures, summary counts and the scores in
+    input order (summed in that order, so the average is the same float); the
+    TraceReports only when a whole-run renderer asked for them."""
 
     size: int = 0  # input bytes covered (for progress)
     passed: int = 0

@@ -1,11 +1,6 @@
 """Where a validate run's results go: streaming sinks and whole-run renderers side by side.
 
-A Sink takes each Batch of results as it arrives and is finished with the run's summary.
-Streaming sinks (console, JSON report, stderr errors) write as they go and hold
-no per-trace state, so memory is flat in the number of traces. A format that
-needs the whole run (any renderer not in STREAMING: Markdown, JUnit, SARIF...)
-goes through CollectSink, which keeps the TraceReports and renders at the end.
-"""
+Streaming sinks hold no per-trace state; formats that need the whole run use CollectSink."""
 
 from __future__ import annotations
 
@@ -26,6 +21,11 @@ STREAMING = frozenset({"json"})
 
 
 class Sink(Protocol):
+    """Takes each Batch as it arrives, then the run's summary. Streaming sinks (console,
+    JSON report, stderr errors) write as they go, so memory is flat in the number of
+    traces; any renderer not in STREAMING (Markdown, JUnit, SARIF...) goes through
+    CollectSink, which keeps the TraceReports and renders them at the end."""
+
     def add(self, batch: Batch) -> None: ...
 
     def finish(self, summary: Summary, failures: int) -> bool:

@@ -1,9 +1,6 @@
-"""The JSON report in pieces: the same bytes as json_.render_run, written as results arrive.
+"""The JSON report in pieces, byte-identical to json_.render_run, written as results arrive.
 
-`report_fragment` is one element of "reports" exactly as `json.dumps(..., indent=2,
-ensure_ascii=False)` lays it out inside the whole report; `assemble` joins the head,
-the fragments and the tail. A test holds this byte-identical to the whole-run renderer.
-"""
+`report_fragment` lays out one report exactly as json.dumps(indent=2) does inside the run."""
 
 from __future__ import annotations
 
