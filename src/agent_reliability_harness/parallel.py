@@ -5,7 +5,6 @@ starts a pool."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from collections import deque
@@ -64,6 +63,8 @@ def _work(chunk: list[RawUnit | Failure]) -> Batch:
 
 
 def _context() -> Any:
+    import multiprocessing  # noqa: PLC0415 - only when a pool is needed (keeps --version fast)
+
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
 
