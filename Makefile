@@ -6,7 +6,7 @@ PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 LINT_PATHS := src tests $(wildcard benchmarks)
 
-.PHONY: setup tools demo test lint
+.PHONY: setup tools demo test lint bench bench-quick
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -40,3 +40,11 @@ lint: setup
 
 test: setup lint
 	$(BIN)/pytest
+
+# Benchmarks: the full run rewrites BENCHMARK-RESULTS.md (takes a while); the quick
+# one is a smoke test that writes nothing.
+bench: setup
+	$(PY) benchmarks/run.py
+
+bench-quick: setup
+	$(PY) benchmarks/run.py --quick

@@ -1,7 +1,9 @@
-"""Shared fixtures: sample paths, and run reports for the renderer tests."""
+"""Shared fixtures: sample paths, run reports for the renderer tests, a generated corpus."""
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -12,6 +14,10 @@ from agent_reliability_harness.engine import Evaluator
 from agent_reliability_harness.models.report import RunReport
 from agent_reliability_harness.render import RenderOptions
 from helpers import ROOT, SAMPLES
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import corpus
 
 # Renderer inputs, read relative to the repository root so report paths are stable.
 # "samples" is a frozen copy of samples/ (golden files must not move when the samples
@@ -64,3 +70,14 @@ def samples_run(at_repo_root: Path) -> RunReport:
 @pytest.fixture
 def mixed_run(at_repo_root: Path) -> RunReport:
     return run_report("mixed")
+
+
+@pytest.fixture(scope="session")
+def bench_corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(policy file, JSONL corpus of 300 generated traces, about 30% with seeded faults)."""
+    base = tmp_path_factory.mktemp("bench")
+    policy = base / "policy.json"
+    policy.write_text(json.dumps(corpus.POLICY))
+    traces = base / "corpus.jsonl"
+    corpus.write_jsonl(str(traces), 5, 300)
+    return policy, traces

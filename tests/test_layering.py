@@ -25,6 +25,8 @@ RANKS = {
     "compare": 7,
     "render": 8,
     "api": 9,
+    "stream": 9,
+    "parallel": 9,
     "cli": 10,
     "__init__": 11,
     "__main__": 11,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from agent_reliability_harness import api
+from agent_reliability_harness import stream
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 
@@ -55,13 +55,13 @@ def test_outputs_identical_across_hash_seeds(tmp_path: Path) -> None:
 
 def _spy_positions(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     seen: list[bool] = []
-    original = api.iter_traces
+    original = stream.UnitProcessor
 
     def spy(*args: object, with_positions: bool = False, **kwargs: object) -> object:
         seen.append(with_positions)
         return original(*args, with_positions=with_positions, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("agent_reliability_harness.cli.validate_cmd.iter_traces", spy)
+    monkeypatch.setattr("agent_reliability_harness.cli.validate_cmd.UnitProcessor", spy)
     return seen
 
 

@@ -8,9 +8,11 @@ position. Nothing here knows what a trace is.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -127,10 +129,56 @@ def _first_line(text: str) -> int:
 
 def read_document(data: bytes, name: str, keep_text: bool = False) -> Document:
     """Decode a whole file as one JSON value."""
-    text = decode_bytes(data)
-    return Document(
-        name, decode_json(text), start_line=_first_line(text), text=text if keep_text else None
-    )
+    if keep_text:
+        text = decode_bytes(data)
+        return Document(name, decode_json(text), start_line=_first_line(text), text=text)
+    value = decode_json_bytes(data)
+    # A valid document starts with JSON whitespace only, so the byte count is the line.
+    start = len(_BOM) if data.startswith(_BOM) else 0
+    end = _LEADING_SPACE.match(data, start).end()  # type: ignore[union-attr]
+    return Document(name, value, start_line=data.count(b"\n", start, end) + 1)
+
+
+# The fast decoder (msgspec) is used only where it provably agrees with the strict
+# path: it rejects NaN/Infinity, out-of-range numbers, lone surrogates and bad
+# UTF-8 (we then rerun the strict path for its exact message), keeps big integers
+# exact and keeps the last of duplicate keys like json does. Nesting depth is the
+# one difference: both stop at the interpreter's recursion limit, counted from
+# where they are called, and the strict decoder sits a few frames deeper. So the
+# fast one is called _PADDING frames deeper still: whatever it accepts, the strict
+# path accepts too (tests/test_io_stream.py sweeps the depths around the limit).
+_PADDING = 8
+_LEADING_SPACE = re.compile(rb"[ \t\n\r]*")
+_FAST: dict[str, Any] = {}
+
+
+def _fast_decoder() -> Any:
+    """The msgspec decoder, imported on first use (not at `arh --version`); False if absent."""
+    decoder = _FAST.get("json")
+    if decoder is None:
+        try:
+            import msgspec.json  # noqa: PLC0415 - heavy import, only when decoding
+        except ImportError:  # pragma: no cover - msgspec is a dependency
+            decoder = False
+        else:
+            decoder = msgspec.json.Decoder()
+        _FAST["json"] = decoder
+    return decoder
+
+
+def decode_json_bytes(data: bytes) -> Any:
+    """`decode_json(decode_bytes(data))`, the same value or error, faster when possible."""
+    decoder = _fast_decoder()
+    if decoder:
+        try:
+            return _padded(decoder.decode, data, _PADDING)
+        except Exception:  # any refusal: the strict path names the exact problem
+            pass
+    return decode_json(decode_bytes(data))
+
+
+def _padded(decode: Any, data: bytes, frames: int) -> Any:
+    return decode(data) if frames <= 0 else _padded(decode, data, frames - 1)
 
 
 def iter_jsonl(
@@ -190,37 +238,128 @@ def expand_paths(paths: Iterable[str]) -> Iterator[tuple[str, Path | None, str |
             yield display_path(raw), None, "no such file or directory"
 
 
+@dataclass(frozen=True, slots=True)
+class RawUnit:
+    """One input not decoded yet: a JSONL line (`line` set) or a whole document.
+
+    A whole file is carried by path (`data` None) so that whoever decodes it reads
+    it: a worker process, not the process that walks the inputs.
+    """
+
+    source_path: str
+    data: bytes | None
+    line: int | None = None
+    path: Path | None = None
+    # Consecutive JSONL lines kept together (span exports arrive in batches, one per line).
+    lines: tuple[tuple[int, bytes], ...] = ()
+
+    @property
+    def size(self) -> int:
+        """Bytes of input this unit stands for (a file's size is looked up)."""
+        if self.lines:
+            return sum(len(raw) for _, raw in self.lines)
+        if self.data is not None:
+            return len(self.data)
+        try:
+            return self.path.stat().st_size if self.path is not None else 0
+        except OSError:
+            return 0
+
+
+def _stdin_units(stdin: Any, name: str) -> Iterator[RawUnit]:
+    """Standard input, JSONL streamed line by line; anything else read whole.
+
+    Reads only until it can tell the two apart; the decision and the line numbers
+    are those `_looks_like_jsonl` and `bytes.splitlines` give on the whole input.
+    """
+    if stdin is None:
+        yield RawUnit(name, b"")
+        return
+    head: list[bytes] = []
+    non_blank = 0
+    for chunk in iter(stdin.readline, b""):
+        head.append(chunk)
+        non_blank += sum(1 for line in chunk.splitlines() if line.strip())
+        if non_blank >= 2:
+            break
+    prefix = b"".join(head)
+    if non_blank < 2 or not _looks_like_jsonl(prefix):
+        yield RawUnit(name, prefix + stdin.read())
+        return
+    number = 0
+    for chunk in itertools.chain(head, iter(stdin.readline, b"")):
+        for raw in chunk.splitlines(keepends=True):
+            number += 1
+            if raw.strip():
+                yield RawUnit(name, raw, line=number)
+
+
+def _jsonl_units(path: Path, name: str) -> Iterator[RawUnit | Failure]:
+    try:
+        with path.open("rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                if raw.strip():
+                    yield RawUnit(name, raw, line=number)
+    except OSError as exc:
+        yield Failure(name, f"cannot read: {exc.strerror or exc}")
+
+
+def iter_units(paths: Iterable[str], stdin: Any = None) -> Iterator[RawUnit | Failure]:
+    """Every input unit (JSONL line or whole document) of the given inputs, in order.
+
+    Reading is incremental: a JSONL file or JSONL on standard input is never
+    held whole. Failures stand in for paths that cannot be read.
+    """
+    for name, path, problem in expand_paths(paths):
+        if problem is not None:
+            yield Failure(name, problem)
+        elif path is None:
+            yield from _stdin_units(stdin, name)
+        elif path.suffix in JSONL_SUFFIXES:
+            yield from _jsonl_units(path, name)
+        else:
+            yield RawUnit(name, None, path=path)
+
+
+def decode_unit(unit: RawUnit, keep_text: bool = False) -> list[Document | Failure]:
+    """Decode one unit into its documents; a Failure (with the JSONL line, if any) for each
+    part that is not valid JSON."""
+    name = unit.source_path
+    if unit.lines:
+        return [_decode_line(name, number, raw, keep_text) for number, raw in unit.lines]
+    data = unit.data
+    if data is None:
+        assert unit.path is not None
+        try:
+            data = unit.path.read_bytes()
+        except OSError as exc:
+            return [Failure(name, f"cannot read: {exc.strerror or exc}")]
+    if unit.line is not None:
+        return [_decode_line(name, unit.line, data, keep_text)]
+    try:
+        return [read_document(data, name, keep_text)]
+    except InputError as exc:
+        # The OpenTelemetry Collector's file exporter writes one JSON object per line
+        # into a `.json` file: read such a file as JSON Lines.
+        if unit.path is not None and _looks_like_jsonl(data):
+            return list(iter_jsonl(data.splitlines(keepends=True), name, keep_text))
+        return [Failure(name, str(exc))]
+
+
+def _decode_line(name: str, number: int, data: bytes, keep_text: bool) -> Document | Failure:
+    try:
+        text = decode_bytes(data) if keep_text else None
+        return Document(name, decode_json_bytes(data), line=number, start_line=number, text=text)
+    except InputError as exc:
+        return Failure(name, str(exc), line=number)
+
+
 def iter_documents(
     paths: Iterable[str], stdin: Any = None, keep_text: bool = False
 ) -> Iterator[Document | Failure]:
     """Every JSON document of the given inputs, in order; failures in place of bad ones."""
-    for name, path, problem in expand_paths(paths):
-        if problem is not None:
-            yield Failure(name, problem)
-            continue
-        try:
-            if path is None:
-                data = stdin.read() if stdin is not None else b""
-                if _looks_like_jsonl(data):
-                    yield from iter_jsonl(data.splitlines(keepends=True), name, keep_text)
-                    continue
-                yield read_document(data, name, keep_text)
-            elif path.suffix in JSONL_SUFFIXES:
-                with path.open("rb") as handle:
-                    yield from iter_jsonl(handle, name, keep_text)
-            else:
-                data = path.read_bytes()
-                try:
-                    document = read_document(data, name, keep_text)
-                except InputError:
-                    # The OpenTelemetry Collector's file exporter writes one JSON object per
-                    # line into a `.json` file: read such a file as JSON Lines.
-                    if not _looks_like_jsonl(data):
-                        raise
-                    yield from iter_jsonl(data.splitlines(keepends=True), name, keep_text)
-                    continue
-                yield document
-        except InputError as exc:
-            yield Failure(name, str(exc))
-        except OSError as exc:
-            yield Failure(name, f"cannot read: {exc.strerror or exc}")
+    for unit in iter_units(paths, stdin):
+        if isinstance(unit, Failure):
+            yield unit
+        else:
+            yield from decode_unit(unit, keep_text)

@@ -71,22 +71,38 @@ class FullMatcher:
         return self._regex.fullmatch(text) is not None
 
 
-class PatternSet:
-    """Case-insensitive search for many patterns in one pass over a text."""
+# Patterns whose meaning depends on where the whole text starts or ends, beyond what
+# multi-line ^ and $ express (\A, \z, or a flag group that could turn (?m) off).
+_TEXT_ANCHORED = re2.compile(r"\\[Az]|\(\?[a-zA-Z]*-")
+_SEPARATOR = "\n"
 
-    __slots__ = ("_set", "patterns")
+
+class PatternSet:
+    r"""Case-insensitive search for many patterns in one pass over a text.
+
+    `may_match_any` screens many texts with a single scan of their join: each
+    pattern is compiled again under (?m), so ^ and $ also hold at the separating
+    newline, and the separator is not a word character, so \b and \B hold as they
+    do at the edges of each text. A match inside one text is then a match in the
+    join; a match in the join may be spurious and only means "check each text".
+    """
+
+    __slots__ = ("_joined", "_set", "patterns")
 
     def __init__(self, patterns: Sequence[str]) -> None:
         self.patterns = tuple(patterns)
         for pattern in self.patterns:
             check_pattern(pattern, case_sensitive=False)
         self._set: Any = None
+        self._joined: Any = None
         if self.patterns:
-            regex_set = re2.Set.SearchSet(_options(case_sensitive=False))
-            for pattern in self.patterns:
-                regex_set.Add(_translate(pattern))
-            regex_set.Compile()
-            self._set = regex_set
+            translated = [_translate(p) for p in self.patterns]
+            self._set = _compile_set(translated)
+            if not any(_TEXT_ANCHORED.search(p) for p in translated):
+                try:
+                    self._joined = _compile_set([f"(?m:{p})" for p in translated])
+                except Exception:  # re2.error; then every text is checked on its own
+                    self._joined = None
 
     def __bool__(self) -> bool:
         return bool(self.patterns)
@@ -100,3 +116,19 @@ class PatternSet:
             return []
         found.sort()
         return found
+
+    def may_match_any(self, texts: list[str]) -> bool:
+        """False only when no pattern matches any of the texts (one scan)."""
+        if self._set is None or not texts:
+            return False
+        if self._joined is None:
+            return True
+        return bool(self._joined.Match(_SEPARATOR.join(texts)))
+
+
+def _compile_set(patterns: Sequence[str]) -> Any:
+    regex_set = re2.Set.SearchSet(_options(case_sensitive=False))
+    for pattern in patterns:
+        regex_set.Add(pattern)
+    regex_set.Compile()
+    return regex_set

@@ -100,6 +100,10 @@ def _relabel(traces: list[Any], identity: Identity) -> list[Any]:
     return relabelled
 
 
+# Byte markers of a JSONL line that may be one batch of a span export (see export_kind).
+EXPORT_MARKERS: tuple[bytes, ...] = (b'"resourceSpans"', b'"object"', b'"data"')
+
+
 def export_kind(value: Any) -> str | None:
     """The span-export format of a document ("otel-genai", "openai-agents") or None.
     Such exports arrive in batches (one per JSONL line) that `merge_exports` joins."""

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 from typing import Any
 
+from .. import parallel
 from ..adapters import AUTO, FORMAT_CHOICES
-from ..api import collect, evaluate_stream, iter_traces, load_policy
+from ..api import load_policy
 from ..engine import Evaluator
 from ..errors import PolicyError
-from ..models.report import InputFailure, TraceReport
-from ..render import RenderOptions, file_renderers, get_renderer
+from ..io import expand_paths, iter_units
+from ..parallel import default_jobs
+from ..render import RenderOptions, file_renderers
 from ..scoring import DEFAULT_FAIL_UNDER
+from ..stream import EncodeOptions, Totals, UnitProcessor, group_export_lines
 from ..version import __version__
 from .common import (
     EXIT_INPUT,
@@ -20,8 +24,9 @@ from .common import (
     add_identity_args,
     identity_from,
     score_arg,
-    write_text,
 )
+from .progress import Progress
+from .sinks import STREAMING, CollectSink, ConsoleSink, ErrorSink, JsonReportSink, Sink
 
 
 def add_parser(subparsers: Any) -> None:
@@ -52,6 +57,13 @@ def add_parser(subparsers: Any) -> None:
         )
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
     add_identity_args(parser)
+    parser.add_argument(
+        "--jobs",
+        type=jobs_arg,
+        default=None,
+        metavar="N",
+        help="worker processes (default: the number of CPUs); output does not depend on it",
+    )
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.set_defaults(handler=run)
 
@@ -62,33 +74,81 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     except PolicyError as exc:
         io.error(str(exc))
         return EXIT_INPUT
-    evaluator = Evaluator(policy, args.fail_under)
-
-    def reported(items: Any) -> Any:
-        for item in items:
-            if isinstance(item, InputFailure):
-                io.error(f"{item.location()}: {item.message}")
-            yield item
-
-    positions = any(
-        r.needs_positions and getattr(args, f"out_{r.name}") for r in file_renderers("run")
+    targets = [
+        (r, getattr(args, f"out_{r.name}"))
+        for r in file_renderers("run")
+        if getattr(args, f"out_{r.name}")
+    ]
+    whole = [(r, target) for r, target in targets if r.name not in STREAMING]
+    render = RenderOptions(tool_version=__version__, color=io.color())
+    options = EncodeOptions(
+        json=any(r.name == "json" for r, _ in targets),
+        console=not args.quiet,
+        keep_reports=bool(whole),
+        render=render,
     )
-    traces = iter_traces(
-        args.paths, args.format, io.stdin, with_positions=positions, identity=identity_from(args)
-    )
-    stream = evaluate_stream(traces, evaluator)
-    report = collect(policy, reported(stream))
-    options = RenderOptions(tool_version=__version__, color=io.color())
+    show = _show_progress(args, io)
+    progress = Progress(io.err, _total_bytes(args.paths) if show else None, show)
+    sinks: list[Sink] = [ErrorSink(io, progress)]
     if not args.quiet:
-        io.out.write(get_renderer("run", "console").render(report, options))
-    if not report.reports and not report.input_errors:
-        io.warn("no traces found in the given paths")
+        sinks.append(ConsoleSink(io, progress))
+    sinks.extend(JsonReportSink(t, policy.policy_id, io) for r, t in targets if r.name == "json")
+    if whole:
+        sinks.append(CollectSink(policy.policy_id, whole, RenderOptions(__version__), io))
+
+    positions = any(r.needs_positions for r, _ in whole)
+    processor = UnitProcessor(
+        Evaluator(policy, args.fail_under),
+        args.format,
+        options,
+        identity=identity_from(args),
+        with_positions=positions,
+    )
+    totals = Totals()
+    units = group_export_lines(iter_units(args.paths, io.stdin))
+    jobs = args.jobs or default_jobs()
+    for batch in parallel.batches(units, processor, jobs, args.policy):
+        totals.add(batch)
+        progress.update(batch.traces, batch.size)
+        for sink in sinks:
+            sink.add(batch)
+    progress.clear()
+    summary = totals.builder.build()
     written = True
-    for renderer in file_renderers("run"):
-        target = getattr(args, f"out_{renderer.name}")
-        if target:
-            written &= write_text(target, renderer.render(report, RenderOptions(__version__)), io)
-    return EXIT_OK if report.ok and written else EXIT_INPUT
+    for sink in sinks:
+        written &= sink.finish(summary, totals.failures)
+    if not summary.total_traces and not totals.failures:
+        io.warn("no traces found in the given paths")
+    ok = not totals.failures and summary.failed_traces == 0
+    return EXIT_OK if ok and written else EXIT_INPUT
 
 
-__all__ = ["TraceReport", "add_parser", "run"]
+def _show_progress(args: argparse.Namespace, io: Streams) -> bool:
+    isatty = getattr(io.err, "isatty", None)
+    return not args.quiet and bool(isatty and isatty())
+
+
+def _total_bytes(paths: list[str]) -> int | None:
+    """Input size for the progress bar; None when standard input is read."""
+    total = 0
+    for _name, path, problem in expand_paths(paths):
+        if path is None and problem is None:
+            return None
+        if path is not None:
+            with contextlib.suppress(OSError):
+                total += path.stat().st_size
+    return total
+
+
+def jobs_arg(value: str) -> int:
+    """argparse type for --jobs: a positive integer."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
+    return number
+
+
+__all__ = ["add_parser", "run"]

@@ -6,6 +6,7 @@ baseline format; `to_dict` fixes the key order so output is byte-stable.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,6 +159,24 @@ class SummaryBuilder:
                 self._severity.get(finding.severity.value, 0) + 1
             )
             self._category[finding.category] = self._category.get(finding.category, 0) + 1
+
+    def add_many(
+        self,
+        passed: int,
+        scores: Iterable[float],
+        severities: Mapping[str, int],
+        categories: Mapping[str, int],
+    ) -> None:
+        """Like `add` for several reports at once, from their counts and their scores in
+        order (what a worker process sends back); the sum is the same as `add`'s."""
+        self.passed += passed
+        for score in scores:
+            self.total += 1
+            self._hundredths += round(score * 100)
+        for key, count in severities.items():
+            self._severity[key] = self._severity.get(key, 0) + count
+        for key, count in categories.items():
+            self._category[key] = self._category.get(key, 0) + count
 
     def build(self) -> Summary:
         average = round(self._hundredths / self.total / 100, 2) if self.total else 0.0

@@ -6,6 +6,7 @@ a trace that does not raises TraceError naming the step and field.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,7 +120,98 @@ def _opt_tokens(d: dict[str, Any], key: str, where: str) -> int | None:
         raise _fail(where, f"field '{key}' {exc}") from None
 
 
+_MAX_EXACT = 2**53  # integers up to here are finite as floats too (the fast path's bound)
+_MAX_TOKENS = 2**63 - 1
+_OPTIONAL_STR = ("tool_name", "text", "error")
+
+
+def _fast_step(data: Any) -> Step | None:
+    """The common, valid step without per-field helper calls; None means "take the full
+    path", which gives the same Step for anything accepted here and the exact error
+    for everything else. Exact types only (`type(x) is str`): subclasses go the full way.
+    """
+    if type(data) is not dict:
+        return None
+    get = data.get
+    step_id = get("step_id")
+    raw_type = get("type")
+    if type(step_id) is not str or type(raw_type) is not str:
+        return None
+    step_type = _STEP_TYPES.get(raw_type)
+    if step_type is None:
+        return None
+    for key in _OPTIONAL_STR:
+        value = get(key)
+        if value is not None and type(value) is not str:
+            return None
+    error = get("error")
+    raw_status = get("status")
+    if raw_status is None:
+        status = Status.ERROR if error else Status.OK
+    elif type(raw_status) is str and raw_status in _STATUSES:
+        status = _STATUSES[raw_status]
+    else:
+        return None
+    raw_citations = get("citations")
+    if raw_citations is None:
+        citations: tuple[Any, ...] = ()
+    elif type(raw_citations) is list:
+        citations = tuple(raw_citations)
+    else:
+        return None
+    grounding = get("requires_grounding")
+    if grounding is None:
+        grounding = False
+    elif type(grounding) is not bool:
+        return None
+    arguments = get("arguments")
+    metadata = get("metadata")
+    if (arguments is not None and type(arguments) is not dict) or (
+        metadata is not None and type(metadata) is not dict
+    ):
+        return None
+    numbers = []
+    for key in ("latency_ms", "cost_usd"):
+        value = get(key)
+        kind = type(value)
+        if not (
+            value is None
+            or (kind is int and 0 <= value <= _MAX_EXACT)
+            or (kind is float and 0.0 <= value < math.inf)
+        ):
+            return None
+        numbers.append(value)
+    tokens = []
+    for key in ("input_tokens", "output_tokens"):
+        value = get(key)
+        if not (value is None or (type(value) is int and 0 <= value <= _MAX_TOKENS)):
+            return None
+        tokens.append(value)
+    return Step(
+        step_id,
+        step_type,
+        get("tool_name"),
+        arguments,
+        get("text"),
+        citations,
+        numbers[0],
+        numbers[1],
+        grounding,
+        get("output"),
+        status,
+        error,
+        tokens[0],
+        tokens[1],
+        {} if metadata is None else metadata,
+    )
+
+
 def _parse_step(data: Any, index: int) -> Step:
+    step = _fast_step(data)
+    return step if step is not None else _parse_step_full(data, index)
+
+
+def _parse_step_full(data: Any, index: int) -> Step:
     if not isinstance(data, dict):
         raise _fail(f"step steps[{index}]: ", f"must be an object (got {type_name(data)})")
     step_id = data.get("step_id")

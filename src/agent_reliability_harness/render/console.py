@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..models.common import Severity
-from ..models.report import RunReport, TraceReport
+from ..models.report import RunReport, Summary, TraceReport
 from .base import Renderer, RenderOptions
 
 _COLORS = {"error": "31", "warning": "33", "info": "36", "PASS": "32", "FAIL": "31"}
@@ -44,22 +44,27 @@ def _trace_block(report: TraceReport, options: RenderOptions) -> list[str]:
     return lines
 
 
-def render_run(report: RunReport, options: RenderOptions) -> str:
-    lines: list[str] = []
-    for trace_report in report.reports:
-        lines.extend(_trace_block(trace_report, options))
-        lines.append("")
-    summary = report.summary
+def trace_text(report: TraceReport, options: RenderOptions) -> str:
+    """One trace's block and the blank line after it (streamed as results arrive)."""
+    return "\n".join(_trace_block(report, options)) + "\n\n"
+
+
+def summary_text(summary: Summary, input_errors: int) -> str:
+    """The closing summary line."""
     counts = summary.findings_by_severity
     line = (
         f"{summary.total_traces} traces: {summary.passed_traces} passed, "
         f"{summary.failed_traces} failed, average score {summary.average_score:.2f}; findings: "
         + ", ".join(f"{counts.get(s.value, 0)} {s.value}" for s in Severity)
     )
-    if report.input_errors:
-        line += f"; {len(report.input_errors)} unreadable input(s)"
-    lines.append(line)
-    return "\n".join(lines) + "\n"
+    if input_errors:
+        line += f"; {input_errors} unreadable input(s)"
+    return line + "\n"
+
+
+def render_run(report: RunReport, options: RenderOptions) -> str:
+    blocks = "".join(trace_text(r, options) for r in report.reports)
+    return blocks + summary_text(report.summary, len(report.input_errors))
 
 
 RENDERER = Renderer("console", ".txt", "run", "human-readable text", render_run)

@@ -7,10 +7,11 @@ stays linear in the number of steps.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
-from ..models.common import Status
+from ..models.common import Status, StepType
 from ..models.trace import Step, Trace
 
 
@@ -18,6 +19,19 @@ def _exact(value: float) -> Decimal:
     # The shortest repr of a float is the value as it was written in the trace,
     # so 0.1 + 0.2 sums to exactly 0.3.
     return Decimal(value) if isinstance(value, int) else Decimal(repr(value))
+
+
+# Decimal's default context keeps 28 digits: integer sums below this are exact.
+_EXACT_DECIMAL_INT = 10**28
+
+
+def _decimal_sum(values: Iterable[float | None]) -> Decimal:
+    """The recorded values summed in order, in Decimal, as written in the trace."""
+    total = Decimal(0)
+    for value in values:
+        if value is not None:
+            total += _exact(value)
+    return total
 
 
 def json_number(value: Decimal | int | None) -> float | int | None:
@@ -31,7 +45,12 @@ def argument_identity(arguments: dict[str, Any] | None) -> str:
     """Canonical JSON of a call's arguments (sorted keys); absent arguments are `{}`."""
     if not arguments:
         return "{}"
-    return json.dumps(arguments, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return _IDENTITY.encode(arguments)
+
+
+# What json.dumps(sort_keys=True, ensure_ascii=False, separators=(",", ":")) uses,
+# built once instead of once per call.
+_IDENTITY = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 class TraceFacts:
@@ -48,6 +67,7 @@ class TraceFacts:
         "last_call",
         "latency_steps",
         "latency_total",
+        "memo",
         "steps",
         "token_total",
         "tool_call_count",
@@ -64,18 +84,23 @@ class TraceFacts:
         self.grounded: list[int] = []
         self.cited_grounded = 0
         self.latency_steps = 0
-        latency = Decimal(0)
+        whole_latency = 0  # integer latencies summed as int: exact, and no Decimal per step
+        float_latency = False
         cost: Decimal | None = None
         tokens: int | None = None
         for index, step in enumerate(trace.steps):
-            if step.latency_ms is not None:
+            step_latency = step.latency_ms
+            if step_latency is not None:
                 self.latency_steps += 1
-                latency += _exact(step.latency_ms)
+                if type(step_latency) is int:
+                    whole_latency += step_latency
+                else:
+                    float_latency = True
             if step.cost_usd is not None:
                 cost = (cost or Decimal(0)) + _exact(step.cost_usd)
             if step.input_tokens is not None or step.output_tokens is not None:
                 tokens = (tokens or 0) + (step.input_tokens or 0) + (step.output_tokens or 0)
-            if step.is_tool_call:
+            if step.type is StepType.TOOL_CALL:
                 self.tool_call_count += 1
                 name = step.tool_name
                 if name:
@@ -87,10 +112,17 @@ class TraceFacts:
                 self.grounded.append(index)
                 if step.citations:
                     self.cited_grounded += 1
-        self.latency_total: Decimal | None = latency if self.latency_steps else None
+        self.latency_total: Decimal | None = None
+        if self.latency_steps:
+            if float_latency or whole_latency >= _EXACT_DECIMAL_INT:
+                self.latency_total = _decimal_sum(s.latency_ms for s in trace.steps)
+            else:  # what the Decimal sum gives while no partial sum needs rounding
+                self.latency_total = Decimal(whole_latency)
         self.cost_total = cost
         self.token_total = tokens
         self._groups: dict[tuple[str, str], list[int]] | None = None
+        # Derived tables a rule module builds once per trace and shares between its rules.
+        self.memo: dict[Any, Any] = {}
 
     @property
     def citation_coverage(self) -> float | None:

@@ -40,6 +40,35 @@ def text_blobs(step: Step) -> Iterator[tuple[str, str]]:
         yield "error", step.error
 
 
+def _string_values(value: Any, out: list[str]) -> None:
+    """The non-empty strings `_strings` yields, in the same order, without their paths."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is str or (kind is not dict and kind is not list and isinstance(item, str)):
+            if item:
+                out.append(item)
+        elif kind is dict or isinstance(item, dict):
+            stack.extend(reversed(item.values()))
+        elif kind is list or isinstance(item, list):
+            stack.extend(reversed(item))
+
+
+def blob_texts(step: Step) -> list[str]:
+    """The texts of `text_blobs(step)`, in order."""
+    out: list[str] = []
+    if step.text:
+        out.append(step.text)
+    if step.arguments:
+        _string_values(step.arguments, out)
+    if step.output is not None:
+        _string_values(step.output, out)
+    if step.error:
+        out.append(step.error)
+    return out
+
+
 @rule(
     "ARH-SAF-001",
     Category.SAFETY,
@@ -52,9 +81,14 @@ def text_blobs(step: Step) -> Iterator[tuple[str, str]]:
 def unsafe_content(ctx: RuleContext) -> RuleResult:
     patterns = ctx.policy.unsafe_patterns
     result = RuleResult()
+    texts: list[str] = []
+    for step in ctx.facts.steps:
+        texts.extend(blob_texts(step))
+    result.checks = len(texts)
+    if not patterns.may_match_any(texts):  # the usual case: one scan for the whole trace
+        return result
     for index, step in enumerate(ctx.facts.steps):
         for where, blob in text_blobs(step):
-            result.checks += 1
             for match in patterns.matches(blob):
                 pattern = patterns.patterns[match]
                 result.failed += 1

@@ -52,13 +52,33 @@ def _listed_calls(ctx: RuleContext) -> Iterator[tuple[int, Step, ToolSchema]]:
             yield index, step, tool
 
 
+# (position, step, name, value, declared spec or None, type check result) for every
+# argument passed to a listed tool, in call then argument order.
+Argument = tuple[int, Step, str, Any, ArgSpec | None, bool | None]
+
+
+def _arguments(ctx: RuleContext) -> list[Argument]:
+    """The argument table, built once per trace and policy and shared by SCH-004..009."""
+    key = ("schema.arguments", id(ctx.policy))
+    table: list[Argument] | None = ctx.facts.memo.get(key)
+    if table is None:
+        table = []
+        for index, step, tool in _listed_calls(ctx):
+            if not step.arguments:
+                continue
+            for name, value in step.arguments.items():
+                spec = tool.spec_for(name)
+                matches = None if spec is None else type_matches(spec.type, value)
+                table.append((index, step, name, value, spec, matches))
+        ctx.facts.memo[key] = table
+    return table
+
+
 def _checked_values(ctx: RuleContext) -> Iterator[tuple[int, Step, str, ArgSpec, Any]]:
     """Present, declared arguments whose type check passed or was skipped."""
-    for index, step, tool in _listed_calls(ctx):
-        for name, value in (step.arguments or {}).items():
-            spec = tool.spec_for(name)
-            if spec is not None and type_matches(spec.type, value) is not False:
-                yield index, step, name, spec, value
+    for index, step, name, value, spec, matches in _arguments(ctx):
+        if spec is not None and matches is not False:
+            yield index, step, name, spec, value
 
 
 def _arg(step: Step, name: str) -> str:
@@ -139,18 +159,16 @@ def required_argument_missing(ctx: RuleContext) -> RuleResult:
 )
 def argument_wrong_type(ctx: RuleContext) -> RuleResult:
     result = RuleResult()
-    for index, step, tool in _listed_calls(ctx):
-        for name, value in (step.arguments or {}).items():
-            spec = tool.spec_for(name)
-            if spec is not None and type_matches(spec.type, value) is False:
-                result.hits.append(
-                    Hit(
-                        index,
-                        f"{_arg(step, name)} must be {spec.type} (got {type_name(value)})",
-                        expected=spec.type,
-                        observed=type_name(value),
-                    )
+    for index, step, name, value, spec, matches in _arguments(ctx):
+        if spec is not None and matches is False:
+            result.hits.append(
+                Hit(
+                    index,
+                    f"{_arg(step, name)} must be {spec.type} (got {type_name(value)})",
+                    expected=spec.type,
+                    observed=type_name(value),
                 )
+            )
     return result
 
 
@@ -164,12 +182,11 @@ def argument_wrong_type(ctx: RuleContext) -> RuleResult:
 )
 def argument_undeclared(ctx: RuleContext) -> RuleResult:
     result = RuleResult()
-    for index, step, tool in _listed_calls(ctx):
-        for name in step.arguments or {}:
-            if tool.spec_for(name) is None:
-                result.hits.append(
-                    Hit(index, f"{_arg(step, name)} is not declared in the policy", observed=name)
-                )
+    for index, step, name, _value, spec, _matches in _arguments(ctx):
+        if spec is None:
+            result.hits.append(
+                Hit(index, f"{_arg(step, name)} is not declared in the policy", observed=name)
+            )
     return result
 
 
@@ -183,18 +200,15 @@ def argument_undeclared(ctx: RuleContext) -> RuleResult:
 )
 def argument_unknown_type(ctx: RuleContext) -> RuleResult:
     result = RuleResult()
-    for index, step, tool in _listed_calls(ctx):
-        for name in step.arguments or {}:
-            spec = tool.spec_for(name)
-            if spec is not None and not spec.known_type:
-                result.hits.append(
-                    Hit(
-                        index,
-                        f"{_arg(step, name)} declares unknown type '{spec.type}'; "
-                        "type check skipped",
-                        observed=spec.type,
-                    )
+    for index, step, name, _value, spec, _matches in _arguments(ctx):
+        if spec is not None and not spec.known_type:
+            result.hits.append(
+                Hit(
+                    index,
+                    f"{_arg(step, name)} declares unknown type '{spec.type}'; type check skipped",
+                    observed=spec.type,
                 )
+            )
     return result
 
 
