@@ -254,3 +254,21 @@ def test_module_entry_point_and_version() -> None:
 def test_rules_command_lists_every_rule() -> None:
     code, out, _ = run(["rules"])
     assert code == 0 and len(out.splitlines()) == 31
+
+
+def test_version_is_single_sourced_and_light() -> None:
+    """`arh --version` reads the one version and imports none of the pipeline."""
+    from importlib.metadata import version
+
+    from agent_reliability_harness import __version__
+
+    assert version("agent-reliability-harness") == __version__
+    code = (
+        "import sys; from agent_reliability_harness.cli import main; main(['--version']); "
+        "print(sorted(m for m in sys.modules if m.startswith('agent_reliability_harness.')))"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = proc.stdout.splitlines()[-1]
+    assert proc.stdout.startswith(f"arh {__version__}")
+    for heavy in ("api", "engine", "rules", "adapters", "render", "re2", "msgspec"):
+        assert f"agent_reliability_harness.{heavy}'" not in loaded, loaded

@@ -1,10 +1,5 @@
-"""The package version, read once from the installed package metadata (single source)."""
+"""The package version: the single source, read by the build (pyproject.toml) and at run time."""
 
 from __future__ import annotations
 
-from importlib import metadata
-
-try:
-    __version__ = metadata.version("agent-reliability-harness")
-except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare source tree
-    __version__ = "0+unknown"
+__version__ = "1.0.0"

@@ -7,15 +7,16 @@ Each subcommand lives in its own module with `add_parser(subparsers)` and
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from ..version import __version__
-from . import compare_cmd, convert_cmd, rules_cmd, validate_cmd
 from .common import EXIT_INPUT, EXIT_USAGE, Streams
 
-COMMANDS = (validate_cmd, compare_cmd, convert_cmd, rules_cmd)
+# Subcommand modules, imported when a parser is built (`arh --version` needs none of them).
+COMMANDS = ("validate_cmd", "compare_cmd", "convert_cmd", "rules_cmd")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -25,17 +26,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"arh {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in COMMANDS:
-        command.add_parser(subparsers)
+    for name in COMMANDS:
+        importlib.import_module(f"{__name__}.{name}").add_parser(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None, streams: Streams | None = None) -> int:
     """Run `arh` with `argv` (default: sys.argv[1:]); returns the exit code."""
     io = streams or Streams.system()
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments == ["--version"]:
+        print(f"arh {__version__}", file=io.out)
+        return 0
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(arguments)
     except SystemExit as exc:  # argparse: --help/--version (0) or misuse (2)
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_USAGE
     if args.command is None:

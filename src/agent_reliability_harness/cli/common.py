@@ -6,9 +6,7 @@ import argparse
 import os
 import sys
 from dataclasses import dataclass
-from typing import BinaryIO, TextIO
-
-from ..adapters import Identity
+from typing import TYPE_CHECKING, BinaryIO, TextIO
 
 EXIT_OK = 0
 EXIT_INPUT = 1  # a trace failed, the gate failed, or an input was invalid
@@ -71,9 +69,15 @@ def add_identity_args(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--workflow", metavar="NAME", help="workflow label")
 
 
+if TYPE_CHECKING:
+    from ..adapters import Identity
+
+
 def identity_from(args: argparse.Namespace) -> Identity | None:
     """The labels given on the command line, or None when none was."""
     labels = (args.trace_id, args.agent_name, args.workflow)
     if all(label is None for label in labels):
         return None
+    from ..adapters import Identity  # noqa: PLC0415 - keeps `arh --version` light
+
     return Identity(*labels)
