@@ -6,11 +6,13 @@ import io
 import json
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from agent_reliability_harness import __version__
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from helpers import ROOT, SAMPLES, make_trace, response, tool_call
@@ -258,10 +260,6 @@ def test_rules_command_lists_every_rule() -> None:
 
 def test_version_is_single_sourced_and_light() -> None:
     """`arh --version` reads the one version and imports none of the pipeline."""
-    from importlib.metadata import version
-
-    from agent_reliability_harness import __version__
-
     assert version("agent-reliability-harness") == __version__
     code = (
         "import sys; from agent_reliability_harness.cli import main; main(['--version']); "
