@@ -285,6 +285,18 @@ class LineRange:
         return self.end - self.start
 
 
+def _newlines(data: bytes, few: int = 256) -> int:
+    """`data.count(b"\\n")`: found one by one (memchr) while they are few, as in a trace
+    per line, since counting a single byte scans ~10x slower."""
+    found, at = 0, data.find(b"\n")
+    while at >= 0:
+        found += 1
+        if found > few:
+            return data.count(b"\n")
+        at = data.find(b"\n", at + 1)
+    return found
+
+
 def line_ranges(
     path: Path,
     name: str,
@@ -294,21 +306,42 @@ def line_ranges(
     """A JSONL file as LineRanges of about `target` bytes, each cut at a line start.
 
     A cut never falls between two non-blank lines (blank ones between them aside)
-    for which `joined(before, after)` holds; `joined` is asked only at candidate cuts.
+    for which `joined(before, after)` holds. The bulk of a range is read in one
+    block and only its newlines counted; lines are looked at only around a cut.
     """
     start = offset = 0
-    line = number = 1  # first line of the range, the next line to read
-    last = b""  # the last non-blank line read (a candidate's left side)
+    line = number = 1  # first line of the range; line number at `offset`
+    last: bytes | None = None  # the last non-blank line before `offset`; None: not known
     try:
         with path.open("rb") as handle:
-            for raw in handle:
-                if not raw.isspace():  # what `raw.strip()` tests, without a copy
-                    if offset - start >= target and not (last and joined(last, raw)):
-                        yield LineRange(name, path, start, offset, line)
-                        start, line = offset, number
-                    last = raw
-                offset += len(raw)
-                number += 1
+            while True:
+                want = start + target - offset
+                if want > 0:
+                    block = handle.read(want)
+                    if not block:
+                        break
+                    rest = b"" if block.endswith(b"\n") else handle.readline()
+                    offset += len(block) + len(rest)
+                    number += _newlines(block) + rest.count(b"\n")
+                    if rest:
+                        tail = block[block.rfind(b"\n") + 1 :] + rest
+                    else:
+                        tail = block[block.rfind(b"\n", 0, len(block) - 1) + 1 :]
+                    last = None if tail.isspace() else tail
+                cut = False
+                for raw in handle:
+                    if not raw.isspace():  # what `raw.strip()` tests, without a copy
+                        cut = last is not None and not joined(last, raw)
+                        if cut:
+                            yield LineRange(name, path, start, offset, line)
+                            start, line = offset, number
+                        last = raw
+                    offset += len(raw)
+                    number += 1
+                    if cut:
+                        break
+                if not cut:
+                    break
     except OSError as exc:
         if offset > start:
             yield LineRange(name, path, start, offset, line)
