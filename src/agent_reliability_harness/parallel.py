@@ -30,10 +30,13 @@ def default_jobs() -> int:
 
 def chunked(
     units: Iterable[RawUnit | LineRange | Failure],
-    max_bytes: int = CHUNK_BYTES,
-    max_units: int = CHUNK_UNITS,
+    max_bytes: int | None = None,
+    max_units: int | None = None,
 ) -> Iterator[list[RawUnit | LineRange | Failure]]:
-    """Consecutive units grouped to about `max_bytes` of input (or `max_units` units)."""
+    """Consecutive units grouped to about `max_bytes` of input (or `max_units` units);
+    by default CHUNK_BYTES and CHUNK_UNITS as they are when called."""
+    max_bytes = max_bytes or CHUNK_BYTES
+    max_units = max_units or CHUNK_UNITS
     chunk: list[RawUnit | LineRange | Failure] = []
     size = 0
     for unit in units:
