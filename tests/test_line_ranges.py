@@ -25,6 +25,7 @@ from agent_reliability_harness.io import (
 )
 from agent_reliability_harness.render import file_renderers
 from agent_reliability_harness.stream import export_lines_joined, group_export_lines
+from test_stream_exports import FIX, _split
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -227,3 +228,16 @@ def test_json_report_of_ranges_names_late_lines(
     report = json.loads(out)
     assert [e["line"] for e in report["input_errors"]] == [303]
     assert err.startswith(f"error: {path}:303: invalid JSON")
+
+
+def test_same_file_twice_keeps_export_groups_across_the_two(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "spans.jsonl"
+    _split(FIX / "otel-genai" / "retry.json", path)
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps({"policy_id": "p", "allow_unlisted_tools": True}))
+    args = ["validate", "--policy", str(policy), str(path), str(path), "--json-out", "-"]
+    one = _cli([*args, "--jobs", "1"])
+    monkeypatch.setattr(parallel, "CHUNK_BYTES", 1)
+    assert _cli([*args, "--jobs", "2"]) == one

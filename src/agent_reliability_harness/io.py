@@ -407,6 +407,17 @@ def _jsonl_units(path: Path, name: str) -> Iterator[RawUnit | Failure]:
         yield Failure(name, f"cannot read: {exc.strerror or exc}")
 
 
+def _with_next_name(
+    entries: Iterator[tuple[str, Path | None, str | None]],
+) -> Iterator[tuple[tuple[str, Path | None, str | None], str | None]]:
+    """Each entry with the display name of the one after it (None for the last)."""
+    current = next(entries, None)
+    while current is not None:
+        following = next(entries, None)
+        yield current, None if following is None else following[0]
+        current = following
+
+
 def iter_units(
     paths: Iterable[str],
     stdin: Any = None,
@@ -419,12 +430,18 @@ def iter_units(
     held whole. Failures stand in for paths that cannot be read. With `range_bytes`
     (and `joined`, see `line_ranges`), a JSONL file comes as LineRanges instead of lines.
     """
-    for name, path, problem in expand_paths(paths):
+    previous = None
+    entries = _with_next_name(expand_paths(paths))
+    for (name, path, problem), following in entries:
+        # Lines of one name next to each other may be grouped across the two files
+        # (stream.group_export_lines): such files are read line by line.
+        alone = name not in (previous, following)
+        previous = name
         if problem is not None:
             yield Failure(name, problem)
         elif path is None:
             yield from _stdin_units(stdin, name)
-        elif path.suffix in JSONL_SUFFIXES and range_bytes > 0 and joined is not None:
+        elif path.suffix in JSONL_SUFFIXES and range_bytes > 0 and joined is not None and alone:
             yield from line_ranges(path, name, range_bytes, joined)
         elif path.suffix in JSONL_SUFFIXES:
             yield from _jsonl_units(path, name)
