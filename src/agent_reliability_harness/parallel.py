@@ -11,7 +11,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .io import Failure, RawUnit
+from .io import Failure, LineRange, RawUnit
 from .stream import Batch, EncodeOptions, UnitProcessor
 
 CHUNK_BYTES = 1 << 20
@@ -29,16 +29,21 @@ def default_jobs() -> int:
 
 
 def chunked(
-    units: Iterable[RawUnit | Failure],
-    max_bytes: int = CHUNK_BYTES,
-    max_units: int = CHUNK_UNITS,
-) -> Iterator[list[RawUnit | Failure]]:
-    """Consecutive units grouped to about `max_bytes` of input (or `max_units` units)."""
-    chunk: list[RawUnit | Failure] = []
+    units: Iterable[RawUnit | LineRange | Failure],
+    max_bytes: int | None = None,
+    max_units: int | None = None,
+) -> Iterator[list[RawUnit | LineRange | Failure]]:
+    """Consecutive units grouped to about `max_bytes` of input (or `max_units` units);
+    by default CHUNK_BYTES and CHUNK_UNITS as they are when called."""
+    max_bytes = max_bytes or CHUNK_BYTES
+    max_units = max_units or CHUNK_UNITS
+    chunk: list[RawUnit | LineRange | Failure] = []
     size = 0
     for unit in units:
         chunk.append(unit)
-        if isinstance(unit, RawUnit):
+        if isinstance(unit, LineRange):
+            size += unit.size
+        elif isinstance(unit, RawUnit):
             if unit.data is not None or unit.lines:
                 size += unit.size
             else:  # a whole file, read by the worker: not stat-ed here
@@ -68,7 +73,7 @@ def _init_worker(  # noqa: PLR0917 - the Pool initializer takes positional argum
     _WORKER["processor"] = UnitProcessor(evaluator, fmt, options, identity, with_positions)
 
 
-def _work(chunk: list[RawUnit | Failure]) -> Batch:
+def _work(chunk: list[RawUnit | LineRange | Failure]) -> Batch:
     return _WORKER["processor"].process_all(chunk)
 
 
@@ -80,7 +85,7 @@ def _context() -> Any:
 
 
 def batches(
-    units: Iterable[RawUnit | Failure],
+    units: Iterable[RawUnit | LineRange | Failure],
     local: UnitProcessor,
     jobs: int,
     policy_path: str,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from . import adapters
 from .api import _document_traces, coalesce_exports, evaluate_stream
 from .engine import Evaluator
-from .io import Failure, RawUnit, decode_unit
+from .io import Failure, LineRange, RawUnit, decode_unit, read_line_range
 from .models.report import InputFailure, SummaryBuilder, TraceReport
 from .render import json_stream
 from .render.base import RenderOptions
@@ -100,7 +100,7 @@ class UnitProcessor:
         self.identity = identity
         self.with_positions = with_positions
 
-    def process_all(self, units: Iterable[RawUnit | Failure]) -> Batch:
+    def process_all(self, units: Iterable[RawUnit | LineRange | Failure]) -> Batch:
         """One Batch for a run of consecutive units."""
         builder = _BatchBuilder(self.options)
         with _no_cyclic_gc():
@@ -108,8 +108,13 @@ class UnitProcessor:
                 self._process(unit, builder)
         return builder.build()
 
-    def _process(self, unit: RawUnit | Failure, builder: _BatchBuilder) -> None:
+    def _process(self, unit: RawUnit | LineRange | Failure, builder: _BatchBuilder) -> None:
         batch = builder.batch
+        if isinstance(unit, LineRange):
+            # Cut where group_export_lines would not join lines, so grouping here is the same.
+            for part in group_export_lines(read_line_range(unit)):
+                self._process(part, builder)
+            return
         if isinstance(unit, Failure):
             batch.failures.append(InputFailure(unit.source_path, unit.message, line=unit.line))
             return
@@ -158,7 +163,18 @@ class Totals:
         self.builder.add_many(batch.passed, batch.scores, batch.severities, batch.categories)
 
 
-def group_export_lines(units: Iterable[RawUnit | Failure]) -> Iterator[RawUnit | Failure]:
+def _exportish(data: bytes) -> bool:
+    return any(marker in data for marker in adapters.EXPORT_MARKERS)
+
+
+def export_lines_joined(before: bytes, after: bytes) -> bool:
+    """Whether group_export_lines keeps these two consecutive JSONL lines in one unit."""
+    return _exportish(before) and _exportish(after)
+
+
+def group_export_lines(
+    units: Iterable[RawUnit | LineRange | Failure],
+) -> Iterator[RawUnit | LineRange | Failure]:
     """Keep consecutive JSONL lines of one file that may be span-export batches in one unit,
     so `coalesce_exports` can join a trace split across batches, whatever --jobs is.
 
@@ -180,7 +196,7 @@ def group_export_lines(units: Iterable[RawUnit | Failure]) -> Iterator[RawUnit |
             isinstance(unit, RawUnit)
             and unit.line is not None
             and unit.data is not None
-            and any(marker in unit.data for marker in adapters.EXPORT_MARKERS)
+            and _exportish(unit.data)
         )
         if group and (not exportish or unit.source_path != group[0].source_path):
             yield from flush()
@@ -203,6 +219,7 @@ __all__ = [
     "EncodeOptions",
     "Totals",
     "UnitProcessor",
+    "export_lines_joined",
     "group_export_lines",
     "in_process",
 ]

@@ -15,7 +15,13 @@ from ..io import expand_paths, iter_units
 from ..parallel import default_jobs
 from ..render import RenderOptions, file_renderers
 from ..scoring import DEFAULT_FAIL_UNDER
-from ..stream import EncodeOptions, Totals, UnitProcessor, group_export_lines
+from ..stream import (
+    EncodeOptions,
+    Totals,
+    UnitProcessor,
+    export_lines_joined,
+    group_export_lines,
+)
 from ..version import __version__
 from .common import (
     EXIT_INPUT,
@@ -105,8 +111,12 @@ def run(args: argparse.Namespace, io: Streams) -> int:
         with_positions=positions,
     )
     totals = Totals()
-    units = group_export_lines(iter_units(args.paths, io.stdin))
     jobs = args.jobs or default_jobs()
+    # With workers, a JSONL file goes to them as byte ranges that they read themselves.
+    ranges = parallel.CHUNK_BYTES if jobs > 1 else 0
+    units = group_export_lines(
+        iter_units(args.paths, io.stdin, ranges, export_lines_joined if ranges else None)
+    )
     for batch in parallel.batches(units, processor, jobs, args.policy):
         totals.add(batch)
         progress.update(batch.traces, batch.size)
