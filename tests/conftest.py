@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from agent_reliability_harness.api import collect, evaluate_stream, iter_traces, load_policy
 from agent_reliability_harness.engine import Evaluator
@@ -15,9 +17,15 @@ from agent_reliability_harness.models.report import RunReport
 from agent_reliability_harness.render import RenderOptions
 from helpers import ROOT, SAMPLES
 
+# CI runs the same examples every time (a red build is always reproducible) and never
+# fails on a slow machine's timing; locally, hypothesis explores new examples each run.
+settings.register_profile("ci", derandomize=True, deadline=None, database=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
+
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import corpus
+import corpus  # noqa: E402  (benchmarks/ is not a package)
 
 # Renderer inputs, read relative to the repository root so report paths are stable.
 # "samples" is a frozen copy of samples/ (golden files must not move when the samples
