@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 
 import pytest
+from hypothesis import given
 
 from agent_reliability_harness import api, parallel
 from agent_reliability_harness.cli import main
@@ -21,6 +22,7 @@ from agent_reliability_harness.models.report import (
 )
 from agent_reliability_harness.render import RENDERERS, console, json_, json_stream
 from agent_reliability_harness.render.base import Renderer, RenderOptions
+from strategies import traces
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -228,3 +230,22 @@ def test_whole_run_renderer_gets_the_collected_run(
     run = api.validate_paths(messy_inputs, api.load_policy(str(policy)))
     assert code == 1
     assert target.read_text() == _trace_ids(run, RenderOptions())
+
+
+def _generic_fragment(report: TraceReport) -> str:
+    return "    " + json_stream._value(report.to_dict(), "    ")
+
+
+def test_report_fragment_lays_out_what_the_generic_encoder_does() -> None:
+    odd = _odd_report("odd")
+    empty = TraceReport("t", "a", "w", "p", 100, True, None, None, None, None, None, ())
+    for report in (odd, empty):
+        assert json_stream.report_fragment(report) == _generic_fragment(report)
+        json.loads(json_stream.report_fragment(report).replace("NaN", "0"))
+
+
+@given(traces())
+def test_report_fragment_matches_on_generated_traces(trace: dict[str, object]) -> None:
+    policy = api.load_policy(str(SAMPLES / "policy.json"))
+    report = api.validate_trace(trace, policy)
+    assert json_stream.report_fragment(report) == _generic_fragment(report)

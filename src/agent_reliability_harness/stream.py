@@ -17,6 +17,7 @@ from .api import _document_traces, coalesce_exports, evaluate_stream
 from .engine import Evaluator
 from .io import Failure, LineRange, RawUnit, decode_unit, read_line_range
 from .models.report import InputFailure, SummaryBuilder, TraceReport
+from .models.trace import decode_trace_json
 from .render import json_stream
 from .render.base import RenderOptions
 from .render.console import trace_text
@@ -99,6 +100,9 @@ class UnitProcessor:
         self.options = options
         self.identity = identity
         self.with_positions = with_positions
+        # Canonical JSONL lines may skip the dict stage (models.trace.decode_trace_json)
+        # when nothing about the run needs the decoded document itself.
+        self.direct = fmt in (adapters.AUTO, "arh") and identity is None and not with_positions
 
     def process_all(self, units: Iterable[RawUnit | LineRange | Failure]) -> Batch:
         """One Batch for a run of consecutive units."""
@@ -119,6 +123,13 @@ class UnitProcessor:
             batch.failures.append(InputFailure(unit.source_path, unit.message, line=unit.line))
             return
         batch.size += unit.size
+        if self.direct and unit.line is not None and unit.data is not None and not unit.lines:
+            # Only the canonical top-level keys are accepted, so no export or Agents SDK
+            # payload can take this path: format detection could only have chosen "arh".
+            trace = decode_trace_json(unit.data)
+            if trace is not None:
+                builder.add(self.evaluator.evaluate(trace, unit.source_path, unit.line))
+                return
         for document in coalesce_exports(decode_unit(unit, self.with_positions)):
             if isinstance(document, Failure):
                 failure = InputFailure(document.source_path, document.message, line=document.line)

@@ -7,11 +7,16 @@ a trace that does not raises TraceError naming the step and field.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any
+import sys
+from typing import Annotated, Any
+
+import msgspec
+from msgspec import Meta
+from msgspec.structs import force_setattr
 
 from ..errors import TraceError
 from .common import (
+    MAX_INT,
     Status,
     StepType,
     check_schema_version,
@@ -20,13 +25,23 @@ from .common import (
     type_name,
 )
 
+_FLOAT_MAX = sys.float_info.max
 _STEP_TYPES = {"tool_call": StepType.TOOL_CALL, "model_response": StepType.MODEL_RESPONSE}
 _STATUSES = {"ok": Status.OK, "error": Status.ERROR}
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One step of a trace: a tool call or a model response."""
+# Recorded amounts: the values the general parser keeps unchanged. Integers beyond
+# 2**53 and non-finite floats are left to it (it decides them with its own messages).
+_Amount = Annotated[int, Meta(ge=0, le=2**53)] | Annotated[float, Meta(ge=0, le=_FLOAT_MAX)]
+_Tokens = Annotated[int, Meta(ge=0, le=MAX_INT)]
+
+
+class Step(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+    """One step of a trace: a tool call or a model response.
+
+    A msgspec Struct, so that canonical JSON decodes straight into it (see
+    `decode_trace_json`); `status` left out is derived from `error` as TRACE-SPEC.md says.
+    """
 
     step_id: str
     type: StepType
@@ -34,15 +49,20 @@ class Step:
     arguments: dict[str, Any] | None = None
     text: str | None = None
     citations: tuple[Any, ...] = ()
-    latency_ms: float | None = None
-    cost_usd: float | None = None
+    latency_ms: _Amount | None = None
+    cost_usd: _Amount | None = None
     requires_grounding: bool = False
     output: Any = None
-    status: Status = Status.OK
+    # None only until __post_init__ runs: absent means "error" when `error` is non-empty.
+    status: Status = None  # type: ignore[assignment]
     error: str | None = None
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
+    input_tokens: _Tokens | None = None
+    output_tokens: _Tokens | None = None
+    metadata: dict[str, Any] = msgspec.field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.status is None:
+            force_setattr(self, "status", Status.ERROR if self.error else Status.OK)
 
     @property
     def is_tool_call(self) -> bool:
@@ -58,8 +78,7 @@ class Step:
         return _parse_step(data, index)
 
 
-@dataclass(frozen=True, slots=True)
-class Trace:
+class Trace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A recorded agent run: identity labels plus execution-ordered steps."""
 
     trace_id: str
@@ -68,7 +87,7 @@ class Trace:
     steps: tuple[Step, ...]
     schema_version: str = "1"
     source: str | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = msgspec.field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: Any) -> Trace:
@@ -287,8 +306,63 @@ def _req_str(data: dict[str, Any], key: str) -> str:
     return value
 
 
+# Both fast paths below accept only what the general parser accepts, giving an equal
+# Trace; they answer None for everything else (unknown keys included), and the general
+# parser then decides, with its exact error for a bad trace.
+_JSON: dict[str, Any] = {}
+
+
+def decode_trace_json(data: bytes) -> Trace | None:
+    """The canonical trace that `parse_trace` makes of this JSON text, decoded straight
+    into Trace and Step (no intermediate dicts), or None to take the general path.
+
+    With unknown keys refused, every byte is decoded and checked the way the plain
+    decoder checks it (UTF-8, number range, escapes); its recursion limit is met
+    `_JSON_PADDING` frames deeper than the general path's, so it never accepts a
+    nesting depth that path refuses.
+    """
+    decoder = _JSON.get("trace")
+    if decoder is None:
+        decoder = _JSON["trace"] = msgspec.json.Decoder(Trace)
+    try:
+        trace: Trace = _padded(decoder.decode, data, _JSON_PADDING)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return trace if _supported(trace) else None
+
+
+_JSON_PADDING = 32
+
+
+def _padded(decode: Any, data: bytes, frames: int) -> Any:
+    return decode(data) if frames <= 0 else _padded(decode, data, frames - 1)
+
+
+def _supported(trace: Trace) -> bool:
+    version = trace.schema_version
+    return version == "1" or version.split(".", 1)[0] == "1"
+
+
+def _convert_trace(data: dict[str, Any]) -> Trace | None:
+    """`data` as a Trace when it holds only known keys of the expected types, else None."""
+    try:
+        trace = msgspec.convert(data, Trace)
+    except msgspec.ValidationError:
+        return None
+    return trace if _supported(trace) else None
+
+
 def parse_trace(data: Any) -> Trace:
     """Parse a canonical trace object (a dict decoded from JSON)."""
+    if type(data) is dict:
+        trace = _convert_trace(data)
+        if trace is not None:
+            return trace
+    return _parse_trace_dict(data)
+
+
+def _parse_trace_dict(data: Any) -> Trace:
+    """The general parser: any input, field by field, with the exact error."""
     if not isinstance(data, dict):
         raise TraceError(f"a trace must be a JSON object (got {type_name(data)})")
     try:

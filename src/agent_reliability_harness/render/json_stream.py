@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from json.encoder import encode_basestring
 from typing import Any
 
-from ..models.report import InputFailure, Summary, TraceReport
+from ..models.report import Finding, InputFailure, Summary, TraceReport
 
 _ELEMENT_INDENT = "    "  # elements of the top-level "reports" / "input_errors" arrays
 
@@ -59,9 +59,138 @@ def _value(value: Any, pad: str) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + pad)
 
 
+def _scalar(value: Any, pad: str) -> str:
+    """`_value` with the common leaf types first (exact types; anything else goes there)."""
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)  # type: ignore[no-any-return]
+    if value is None:
+        return "null"
+    if kind is float:
+        return _float(value)
+    if kind is int:
+        return int.__repr__(value)
+    return _value(value, pad)
+
+
+# The fixed layout of report_fragment: what json.dumps(indent=2) gives for
+# TraceReport.to_dict() inside the "reports" array (tests hold the two equal).
+_FIELD = "\n      "
+_FINDING = "\n          "
+
+
 def report_fragment(report: TraceReport) -> str:
-    """One trace report as an element of the "reports" array (indented, no comma)."""
-    return _ELEMENT_INDENT + _value(report.to_dict(), _ELEMENT_INDENT)
+    """One trace report as an element of the "reports" array (indented, no comma);
+    `_value(report.to_dict(), ...)` laid out directly, field by field."""
+    pad = "      "
+    parts = [
+        "    {",
+        _FIELD,
+        '"trace_id": ',
+        _scalar(report.trace_id, pad),
+        ",",
+        _FIELD,
+        '"agent_name": ',
+        _scalar(report.agent_name, pad),
+        ",",
+        _FIELD,
+        '"workflow": ',
+        _scalar(report.workflow, pad),
+        ",",
+        _FIELD,
+        '"policy_id": ',
+        _scalar(report.policy_id, pad),
+        ",",
+        _FIELD,
+        '"score": ',
+        _scalar(report.score, pad),
+        ",",
+        _FIELD,
+        '"passed": ',
+        "true" if report.passed else "false",
+        ",",
+        _FIELD,
+        '"total_latency_ms": ',
+        _scalar(report.total_latency_ms, pad),
+        ",",
+        _FIELD,
+        '"total_cost_usd": ',
+        _scalar(report.total_cost_usd, pad),
+        ",",
+        _FIELD,
+        '"total_tokens": ',
+        _scalar(report.total_tokens, pad),
+        ",",
+        _FIELD,
+        '"citation_coverage": ',
+        _scalar(report.citation_coverage, pad),
+        ",",
+        _FIELD,
+        '"source_path": ',
+        _scalar(report.source_path, pad),
+        ",",
+        _FIELD,
+        '"category_scores": ',
+    ]
+    scores = report.category_scores
+    if scores:
+        parts.append("{")
+        parts.append(
+            ",".join(
+                f"\n        {encode_basestring(k)}: {_scalar(v, '        ')}"
+                for k, v in scores.items()
+            )
+        )
+        parts.append("\n      },")
+    else:
+        parts.append("{},")
+    parts.append(_FIELD)
+    parts.append('"findings": ')
+    if report.findings:
+        parts.append("[")
+        parts.append(",".join(_finding(f) for f in report.findings))
+        parts.append("\n      ]\n    }")
+    else:
+        parts.append("[]\n    }")
+    return "".join(parts)
+
+
+def _finding(finding: Finding) -> str:
+    pad = "          "
+    parts = [
+        "\n        {",
+        _FINDING,
+        '"rule_id": ',
+        _scalar(finding.rule_id, pad),
+        ",",
+        _FINDING,
+        '"severity": ',
+        _scalar(finding.severity.value, pad),
+        ",",
+        _FINDING,
+        '"category": ',
+        _scalar(finding.category, pad),
+        ",",
+        _FINDING,
+        '"message": ',
+        _scalar(finding.message, pad),
+        ",",
+        _FINDING,
+        '"step_id": ',
+        _scalar(finding.step_id, pad),
+    ]
+    for key, value in (
+        ('"expected": ', finding.expected),
+        ('"observed": ', finding.observed),
+        ('"remediation": ', finding.remediation),
+    ):
+        if value is not None:
+            parts.append(",")
+            parts.append(_FINDING)
+            parts.append(key)
+            parts.append(_scalar(value, pad))
+    parts.append("\n        }")
+    return "".join(parts)
 
 
 def failure_fragment(failure: InputFailure) -> str:

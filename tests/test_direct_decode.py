@@ -1,0 +1,167 @@
+"""The fast trace paths (`decode_trace_json`, msgspec conversion) against the general parser.
+
+Whatever a fast path accepts, the general path accepts too and builds the same Trace
+(compared by repr, so 1 and 1.0 differ); everything else is left to the general path.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent_reliability_harness.errors import InputError, TraceError
+from agent_reliability_harness.io import decode_json_bytes
+from agent_reliability_harness.models import trace as trace_module
+from agent_reliability_harness.models.common import Status
+from agent_reliability_harness.models.trace import Trace, decode_trace_json, parse_trace
+from strategies import traces
+
+
+def _general(data: bytes) -> object:
+    """What the general path makes of JSON text: ("ok", repr(Trace)) or ("error", ...)."""
+    try:
+        return ("ok", repr(trace_module._parse_trace_dict(decode_json_bytes(data))))
+    except (InputError, TraceError) as exc:
+        return ("error", str(exc))
+
+
+def _agrees(data: bytes) -> bool:
+    """Asserts the fast decoder agrees with the general path; True if it took the input."""
+    fast = decode_trace_json(data)
+    if fast is None:
+        return False
+    assert ("ok", repr(fast)) == _general(data)
+    return True
+
+
+ODD_VALUES = st.sampled_from(
+    [None, "", "x", 0, -1, 1.0, -0.0, 2**53, 2**53 + 1, 2**64, 3.0, True, [], {}, [1], {"a": 1}]
+)
+KEYS = st.sampled_from(
+    [
+        "step_id",
+        "type",
+        "tool_name",
+        "arguments",
+        "text",
+        "citations",
+        "latency_ms",
+        "cost_usd",
+        "requires_grounding",
+        "output",
+        "status",
+        "error",
+        "input_tokens",
+        "output_tokens",
+        "metadata",
+        "unknown",
+    ]
+)
+TOP_KEYS = st.sampled_from(
+    ["trace_id", "agent_name", "workflow", "steps", "schema_version", "source", "metadata", "x"]
+)
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> dict[str, Any]:
+    """A generated trace with a few fields set to odd values (or odd keys added)."""
+    trace = draw(traces())
+    for _ in range(draw(st.integers(0, 3))):
+        steps = trace.get("steps")
+        if isinstance(steps, list) and steps and draw(st.booleans()):
+            step = steps[draw(st.integers(0, len(steps) - 1))]
+            if isinstance(step, dict):
+                step[draw(KEYS)] = draw(ODD_VALUES)
+        else:
+            key = draw(TOP_KEYS)
+            trace[key] = draw(ODD_VALUES | st.sampled_from(["1", "1.4", "2", "01"]))
+    return trace
+
+
+@given(mutated(), st.booleans())
+def test_fast_paths_agree_with_the_general_parser(trace: dict[str, Any], spaced: bool) -> None:
+    data = json.dumps(trace, indent=1 if spaced else None).encode()
+    _agrees(data)
+    converted = trace_module._convert_trace(trace)
+    if converted is not None:
+        assert repr(converted) == repr(trace_module._parse_trace_dict(trace))
+
+
+@given(traces())
+def test_well_formed_traces_take_the_fast_paths(trace: dict[str, Any]) -> None:
+    assert _agrees(json.dumps(trace).encode())
+    assert trace_module._convert_trace(trace) is not None
+
+
+HEAD = b'{"trace_id":"t","agent_name":"a","workflow":"w",'
+STEP = b'{"step_id":"s1","type":"tool_call","tool_name":"x"'
+
+EDGE_CASES = [
+    HEAD + b'"steps":[]}',
+    HEAD + b'"steps":[],"metadata":{"n":1e400}}',  # out of range: refused by the decoder
+    HEAD + b'"steps":[],"extra":1e400}',  # unknown key: left to the general path
+    HEAD + b'"steps":[' + STEP + b',"latency_ms":1e400}]}',
+    HEAD + b'"steps":[' + STEP + b',"latency_ms":9007199254740993}]}',
+    HEAD + b'"steps":[' + STEP + b',"latency_ms":1E2,"cost_usd":0.1}]}',
+    HEAD + b'"steps":[' + STEP + b',"input_tokens":3.0}]}',
+    HEAD + b'"steps":[' + STEP + b',"input_tokens":9223372036854775808}]}',
+    HEAD + b'"steps":[' + STEP + b',"status":null,"error":"boom"}]}',
+    HEAD + b'"steps":[' + STEP + b',"error":"boom"}]}',
+    HEAD + b'"steps":[' + STEP + b',"error":"boom","status":"ok"}]}',
+    HEAD + b'"steps":[' + STEP + b',"error":""}]}',
+    HEAD + b'"steps":[' + STEP + b',"arguments":{"n":123456789012345678901234567890}}]}',
+    HEAD + b'"steps":[' + STEP + b',"arguments":{"a":1,"a":"two"}}]}',
+    HEAD + b'"steps":[' + STEP + b',"tool_name":"y"}]}',  # duplicate key: the last wins
+    HEAD + b'"steps":[' + STEP + b',"text":"\xff"}]}',  # invalid UTF-8
+    HEAD + b'"steps":[' + STEP + b',"text":"\\ud800"}]}',  # lone surrogate
+    HEAD + b'"steps":[' + STEP + b',"text":"caf\xc3\xa9 \\u00e9 \\n"}]}',
+    HEAD + b'"steps":[' + STEP + b',"citations":null}]}',
+    HEAD + b'"steps":[' + STEP + b',"metadata":null}]}',
+    HEAD + b'"steps":[' + STEP + b',"type":"thought"}]}',
+    b"\xef\xbb\xbf" + HEAD + b'"steps":[]}',  # BOM
+    HEAD + b'"steps":[],"schema_version":"1.7"}',
+    HEAD + b'"steps":[],"schema_version":"2"}',
+    HEAD + b'"steps":[],"schema_version":null}',
+    b'[{"trace_id":"t","agent_name":"a","workflow":"w","steps":[]}]',
+    b"  " + HEAD + b'"steps":[]}\r\n',
+]
+
+
+@pytest.mark.parametrize("data", EDGE_CASES)
+def test_edge_cases(data: bytes) -> None:
+    _agrees(data)
+
+
+def test_status_follows_the_spec_when_absent() -> None:
+    took = decode_trace_json(HEAD + b'"steps":[' + STEP + b',"error":"boom"}]}')
+    assert took is not None and took.steps[0].status is Status.ERROR
+    built = parse_trace(json.loads(HEAD + b'"steps":[' + STEP + b',"error":""}]}'))
+    assert built.steps[0].status is Status.OK
+
+
+def test_unknown_keys_and_bad_numbers_go_the_general_way() -> None:
+    assert decode_trace_json(HEAD + b'"steps":[],"extra":1}') is None
+    assert decode_trace_json(HEAD + b'"steps":[],"metadata":{"n":1e400}}') is None
+    with pytest.raises(InputError):
+        decode_json_bytes(HEAD + b'"steps":[],"extra":1e400}')
+    assert isinstance(parse_trace(json.loads(HEAD + b'"steps":[],"extra":1}')), Trace)
+
+
+def _nested(call: Any, frames: int) -> Any:
+    return call() if frames <= 0 else _nested(call, frames - 1)
+
+
+@pytest.mark.parametrize("depth", range(940, 1040, 3))
+def test_fast_decoder_never_accepts_a_depth_the_general_path_refuses(depth: int) -> None:
+    nested = b'{"a":' * depth + b"1" + b"}" * depth
+    data = HEAD + b'"steps":[' + STEP + b',"arguments":' + nested + b"}]}"
+    # The stream calls the fast decoder a few frames above the general decoder: test
+    # with a wider gap than that.
+    fast = _nested(lambda: decode_trace_json(data), 10)
+    general = _nested(lambda: _general(data), 20)
+    if fast is not None:
+        assert general == ("ok", repr(fast))
