@@ -63,7 +63,7 @@ def _scalar(value: Any, pad: str) -> str:
     """`_value` with the common leaf types first (exact types; anything else goes there)."""
     kind = type(value)
     if kind is str:
-        return encode_basestring(value)  # type: ignore[no-any-return]
+        return encode_basestring(value)
     if value is None:
         return "null"
     if kind is float:
