@@ -7,18 +7,24 @@ Whatever a fast path accepts, the general path accepts too and builds the same T
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from agent_reliability_harness import api
+from agent_reliability_harness.engine import Evaluator
 from agent_reliability_harness.errors import InputError, TraceError
-from agent_reliability_harness.io import decode_json_bytes
+from agent_reliability_harness.io import decode_json_bytes, iter_units
 from agent_reliability_harness.models import trace as trace_module
 from agent_reliability_harness.models.common import Status
 from agent_reliability_harness.models.trace import Trace, decode_trace_json, parse_trace
+from agent_reliability_harness.stream import EncodeOptions, UnitProcessor
 from strategies import traces
+
+SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 
 def _general(data: bytes) -> object:
@@ -165,3 +171,30 @@ def test_fast_decoder_never_accepts_a_depth_the_general_path_refuses(depth: int)
     general = _nested(lambda: _general(data), 20)
     if fast is not None:
         assert general == ("ok", repr(fast))
+
+
+def _reports(processor_paths: list[str], direct: bool) -> list[object]:
+    policy = api.load_policy(str(SAMPLES / "policy.json"))
+    processor = UnitProcessor(Evaluator(policy), "auto", EncodeOptions(keep_reports=True))
+    processor.direct = direct
+    batch = processor.process_all(iter_units(processor_paths))
+    return [*batch.reports, *batch.failures]
+
+
+def test_stream_direct_path_gives_the_general_paths_reports(tmp_path: Path) -> None:
+    sample = (SAMPLES / "traces" / "refund-ok.json").read_bytes()
+    files = {
+        "lead.json": b"\n\n  \n" + sample,  # the trace starts on line 4
+        "lines.jsonl": b"\n".join(
+            [json.dumps(json.loads(sample)).encode(), b'{"trace_id": 5}', HEAD + b'"steps":[]}']
+        ),
+        "bom.json": b"\xef\xbb\xbf" + sample,
+        "extra.json": HEAD + b'"steps":[],"x":1}',
+        "bad.json": HEAD + b'"steps":[' + STEP + b',"latency_ms":-1}]}',
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    paths = [str(tmp_path / name) for name in files]
+    direct, general = _reports(paths, True), _reports(paths, False)
+    assert direct == general
+    assert direct[0].source_line == 4  # type: ignore[attr-defined]

@@ -133,10 +133,15 @@ def read_document(data: bytes, name: str, keep_text: bool = False) -> Document:
         text = decode_bytes(data)
         return Document(name, decode_json(text), start_line=_first_line(text), text=text)
     value = decode_json_bytes(data)
+    return Document(name, value, start_line=start_line(data))
+
+
+def start_line(data: bytes) -> int:
+    """The line where the JSON value of a valid document starts (1-based)."""
     # A valid document starts with JSON whitespace only, so the byte count is the line.
     start = len(_BOM) if data.startswith(_BOM) else 0
     end = _LEADING_SPACE.match(data, start).end()  # type: ignore[union-attr]
-    return Document(name, value, start_line=data.count(b"\n", start, end) + 1)
+    return data.count(b"\n", start, end) + 1
 
 
 # The fast decoder (msgspec) is used only where it provably agrees with the strict

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from . import adapters
 from .api import _document_traces, coalesce_exports, evaluate_stream
 from .engine import Evaluator
-from .io import Failure, LineRange, RawUnit, decode_unit, read_line_range
+from .io import Failure, LineRange, RawUnit, decode_unit, read_line_range, start_line
 from .models.report import InputFailure, SummaryBuilder, TraceReport
 from .models.trace import decode_trace_json
 from .render import json_stream
@@ -123,13 +123,11 @@ class UnitProcessor:
             batch.failures.append(InputFailure(unit.source_path, unit.message, line=unit.line))
             return
         batch.size += unit.size
-        if self.direct and unit.line is not None and unit.data is not None and not unit.lines:
-            # Only the canonical top-level keys are accepted, so no export or Agents SDK
-            # payload can take this path: format detection could only have chosen "arh".
-            trace = decode_trace_json(unit.data)
-            if trace is not None:
-                builder.add(self.evaluator.evaluate(trace, unit.source_path, unit.line))
+        if self.direct and not unit.lines:
+            left = self._direct(unit, builder)
+            if left is None:
                 return
+            unit = left
         for document in coalesce_exports(decode_unit(unit, self.with_positions)):
             if isinstance(document, Failure):
                 failure = InputFailure(document.source_path, document.message, line=document.line)
@@ -141,6 +139,33 @@ class UnitProcessor:
                     batch.failures.append(item)
                 else:
                     builder.add(item)
+
+
+    def _direct(self, unit: RawUnit, builder: _BatchBuilder) -> RawUnit | None:
+        """Evaluate a unit that holds one canonical trace without building its dicts (None:
+        done), or give the unit back (its bytes read, if it was a file) for the general path.
+
+        Only the canonical top-level keys are accepted (`decode_trace_json`), so no span
+        export or Agents SDK payload can take this path: detection could only pick "arh".
+        """
+        data = unit.data
+        if data is None:
+            if unit.path is None:
+                return unit
+            try:
+                data = unit.path.read_bytes()
+            except OSError:
+                return unit  # the general path reports it
+            unit = RawUnit(unit.source_path, data, unit.line, unit.path)
+        trace = decode_trace_json(data)
+        if trace is None:
+            return unit
+        source, line = unit.source_path, unit.line
+        if line is None:
+            line = start_line(data)
+        del data, unit  # a big file's bytes are not needed while its trace is evaluated
+        builder.add(self.evaluator.evaluate(trace, source, line))
+        return None
 
 
 @contextlib.contextmanager
