@@ -7,13 +7,11 @@ hits, sorts the findings and scores the trace.
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from .models.common import Category
 from .models.policy import Policy
 from .models.report import Finding, TraceReport
 from .models.trace import Trace
-from .rules import Rule, RuleContext, RuleResult, TraceFacts, all_rules
+from .rules import Rule, RuleContext, TraceFacts, all_rules
 from .rules.facts import json_number
 from .scoring import DEFAULT_FAIL_UNDER, category_scores, passes, round_score, trace_score
 
@@ -29,6 +27,11 @@ class Evaluator:
         self._rules: tuple[tuple[Rule, object], ...] = tuple(
             (r, r.effective_severity(policy)) for r in all_rules() if r.applies(policy)
         )
+        # What the per-trace loop needs of each rule, looked up once.
+        self._plan = tuple(
+            (rule.check, rule.category, rule, severity) for rule, severity in self._rules
+        )
+        self._categories = tuple(dict.fromkeys(rule.category for rule, _ in self._rules))
 
     def evaluate(
         self,
@@ -42,17 +45,22 @@ class Evaluator:
         ctx = RuleContext(trace, self.policy, facts)
         steps = trace.steps
         findings: list[Finding] = []
-        results: dict[Category, list[RuleResult]] = defaultdict(list)
-        for rule, severity in self._rules:
-            result = rule.check(ctx)
-            results[rule.category].append(result)
+        # [checks, failed] per category of the applicable rules.
+        totals: dict[Category, list[int]] = {c: [0, 0] for c in self._categories}
+        for check, category, rule, severity in self._plan:
+            result = check(ctx)
+            counts = totals[category]
+            counts[0] += result.checks
+            counts[1] += result.failed
+            if not result.hits:
+                continue
             for hit in result.hits:
                 index = hit.step_index
                 findings.append(
                     Finding(
                         rule_id=rule.rule_id,
                         severity=severity,  # type: ignore[arg-type]
-                        category=rule.category.value,
+                        category=category.value,
                         message=hit.message,
                         step_id=None if index is None else steps[index].step_id,
                         expected=hit.expected,
@@ -61,8 +69,9 @@ class Evaluator:
                         step_index=index,
                     )
                 )
-        findings.sort(key=Finding.sort_key)
-        scores = category_scores(self.policy, facts, results, findings)
+        if len(findings) > 1:
+            findings.sort(key=Finding.sort_key)
+        scores = category_scores(self.policy, facts, totals, findings)
         score = round_score(trace_score(scores))
         coverage = facts.citation_coverage
         return TraceReport(

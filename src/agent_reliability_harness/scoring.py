@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from .models.common import Category, Severity
 from .models.policy import Policy
 from .models.report import Finding
-from .rules.base import RuleResult
 from .rules.facts import TraceFacts
 
 WEIGHTS: dict[Category, float] = {
@@ -40,18 +39,11 @@ def _flow_applies(policy: Policy) -> bool:
 def category_scores(
     policy: Policy,
     facts: TraceFacts,
-    results: Mapping[Category, Iterable[RuleResult]],
+    totals: Mapping[Category, Sequence[int]],
     findings: Iterable[Finding],
 ) -> dict[Category, float]:
-    """Scores of the categories that apply to this trace, in contract order."""
-    totals: dict[Category, tuple[int, int]] = {}
-    for category, rule_results in results.items():
-        checks = failed = 0
-        for result in rule_results:
-            checks += result.checks
-            failed += result.failed
-        totals[category] = (checks, failed)
-
+    """Scores of the categories that apply to this trace, in contract order, from the
+    (checks, failed) counts that the applicable rules of each category added up."""
     scores: dict[Category, float] = {}
     if facts.tool_call_count:
         failing_calls = {

@@ -140,7 +140,6 @@ class UnitProcessor:
                 else:
                     builder.add(item)
 
-
     def _direct(self, unit: RawUnit, builder: _BatchBuilder) -> RawUnit | None:
         """Evaluate a unit that holds one canonical trace without building its dicts (None:
         done), or give the unit back (its bytes read, if it was a file) for the general path.
