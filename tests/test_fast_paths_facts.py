@@ -1,12 +1,16 @@
-"""TraceFacts' fast paths give what the general code gives: exact cost totals."""
+"""TraceFacts' fast paths give what the general code gives: exact cost totals, call identities."""
 
 from __future__ import annotations
 
+import enum
+import json
 import math
+import sys
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -15,9 +19,10 @@ from agent_reliability_harness.rules.facts import (
     _COST_BOUND,
     _COST_DIGITS,
     TraceFacts,
+    argument_identity,
     json_number,
 )
-from helpers import make_trace, response
+from helpers import make_trace, response, tool_call
 
 # --- cost totals -------------------------------------------------------------------------
 
@@ -108,3 +113,131 @@ def test_cost_totals_beyond_28_digits_round_as_before() -> None:
     assert _cost_facts(values).cost_total == _reference_cost(values)
     values = [2**53, 0.5, 2**53, 2**53, 0.25, 10**17]
     assert _cost_facts(values).cost_total == _reference_cost(values)
+
+
+# --- argument identities -------------------------------------------------------------------
+
+
+def _json_identity(arguments: Any) -> str:
+    """The identity as it was defined: canonical JSON of the arguments, `{}` when absent."""
+    if not arguments:
+        return "{}"
+    return json.dumps(arguments, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _outcome(function: Any, value: Any) -> tuple[str, str]:
+    try:
+        return ("ok", function(value))
+    except Exception as exc:
+        return ("error", type(exc).__name__)
+
+
+_KEYS = st.one_of(st.text(max_size=4), st.sampled_from(["a", "b", "é", "\U0001f600", "\uffff"]))
+_LEAVES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.integers(-(2**70), 2**70),
+    st.floats(),  # NaN, infinities, -0.0, subnormals
+    st.text(),
+    st.text(alphabet='\x00\x1f\x7f"\\/\b\f\n\r\t\u2028\ud800é'),
+    st.sampled_from([2**64, -(2**63) - 1, 10**40, 1e16, 1e-05, 1.0]),
+)
+_JSON = st.recursive(
+    _LEAVES,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=3),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.dictionaries(_KEYS, _JSON, max_size=4))
+def test_argument_identity_is_the_canonical_json(arguments: dict[str, Any]) -> None:
+    assert _outcome(argument_identity, arguments) == _outcome(_json_identity, arguments)
+
+
+# A small vocabulary, so that equal and nearly equal identities are frequent.
+_SMALL = st.recursive(
+    st.sampled_from([0, 1, 1.0, 0.0, -0.0, True, False, None, "1", "", "a", 2**64, math.nan]),
+    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.sampled_from("ab"), inner),
+    max_leaves=4,
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from("ab"), _SMALL, max_size=2), min_size=2, max_size=6))
+def test_argument_identities_group_as_before(values: list[dict[str, Any]]) -> None:
+    for a in values:
+        for b in values:
+            same = argument_identity(a) == argument_identity(b)
+            assert same == (_json_identity(a) == _json_identity(b))
+
+
+def test_identity_escapes_every_character_as_json_does() -> None:
+    every = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c <= 0xDFFF)
+    assert argument_identity({every: [every]}) == _json_identity({every: [every]})
+
+
+class _Str(str):
+    def __lt__(self, other: object) -> bool:
+        return False
+
+
+class _Int(enum.IntEnum):
+    ONE = 1
+
+
+class _Plain(enum.Enum):
+    ONE = 1
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"a": (1, 2)},
+        {"a": {1, 2}},
+        {"a": b"x"},
+        {"a": Decimal("1.5")},
+        {"a": _Int.ONE},
+        {"a": _Plain.ONE},
+        {_Str("b"): 1, "a": 2, "c": 3},
+        {"a": _Str("x")},
+        {1: "a"},
+        {2: 1, 10: 1},
+        {True: 1},
+        {None: 1},
+        {"a": 1, 1: 2},
+        {"a": "\ud800"},
+        {"a": [1.5, {"b": 1e16}]},
+        {"a": math.inf},
+    ],
+)
+def test_identity_of_values_json_does_not_produce(arguments: dict[Any, Any]) -> None:
+    assert _outcome(argument_identity, arguments) == _outcome(_json_identity, arguments)
+
+
+def test_identity_of_deep_or_circular_arguments() -> None:
+    deep: Any = "x"
+    for _ in range(sys.getrecursionlimit() + 10):
+        deep = [deep]
+    assert _outcome(argument_identity, {"a": deep}) == _outcome(_json_identity, {"a": deep})
+    circular: dict[str, Any] = {}
+    circular["a"] = circular
+    assert _outcome(argument_identity, circular) == _outcome(_json_identity, circular)
+    assert argument_identity(None) == argument_identity({}) == "{}"
+
+
+def test_groups_follow_the_identities() -> None:
+    trace = Trace.from_dict(
+        make_trace(
+            tool_call("c1", "search", {"q": "x", "k": 1}),
+            tool_call("c2", "search", {"k": 1, "q": "x"}),
+            tool_call("c3", "search", {"k": 1.0, "q": "x"}),
+            tool_call("c4", "search", {"k": True, "q": "x"}),
+            tool_call("c5", "send", {}),
+            tool_call("c6", "send"),
+            tool_call("c7", "search", {"k": 1.0, "q": "x"}),
+        )
+    )
+    groups = TraceFacts(trace).groups()
+    assert list(groups.values()) == [[0, 1], [2, 6], [3], [4, 5]]
