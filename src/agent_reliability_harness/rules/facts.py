@@ -7,9 +7,11 @@ stays linear in the number of steps.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from decimal import Decimal
 from typing import Any
+
+import msgspec
 
 from ..models.common import Status, StepType
 from ..models.trace import Step, Trace
@@ -41,16 +43,102 @@ def json_number(value: Decimal | int | None) -> float | int | None:
     return int(value) if value == value.to_integral_value() else float(value)
 
 
+def _cost_sum(steps: Iterable[Step]) -> Decimal | None:
+    """The recorded costs summed in Decimal, as written in the trace (None: none recorded)."""
+    cost: Decimal | None = None
+    for step in steps:
+        if step.cost_usd is not None:
+            cost = (cost or Decimal(0)) + _exact(step.cost_usd)
+    return cost
+
+
+# The exact-integer fast path for costs. A float cost x with 0 <= x < _COST_BOUND is
+# summed as the integer D = round(x * 10**_COST_DIGITS) when D / 10**_COST_DIGITS == x,
+# and that D * 10**-_COST_DIGITS is exactly Decimal(repr(x)):
+# - int / int true division is correctly rounded (round half even, like float(str)), so
+#   the check says that the decimal d = D * 10**-k (k = _COST_DIGITS) reads back as x.
+# - Below _COST_BOUND the floats are spaced less than 10**-(k+1) apart, so the reals that
+#   read back as x lie in an interval narrower than 10**-(k+1) (no wider than the spacing):
+#   no other multiple of 10**-k reads back as x.
+# - repr(x) is the shortest decimal r that reads back as x, so r has no more significant
+#   digits than d. Were r not a multiple of 10**-k, its last digit would sit at 10**t with
+#   t <= -(k+1), below d's last digit, so (no more digits) its leading digit sits below
+#   d's leading digit 10**E, where 10**E <= d and E >= -k (d >= 10**-k as D >= 1). One
+#   place below: then t = -(k+1) and r <= 10**E - 10**t, so d - r >= 10**-(k+1). Further
+#   below: r < 10**(E-1), so d - r > 0.9 * 10**E > 10**-(k+1). Either way r and d could not
+#   both read back as x. So r is a multiple of 10**-k that reads back as x: r is d.
+#   (x = 0 and -0.0 give D = 0, and repr "0.0" / "-0.0" is 0.)
+# Integer costs are exact as they are (D = x * 10**k). Every Decimal partial sum is then
+# an exact multiple of 10**-k no larger than the total, so while the total of the D's
+# stays below 10**28 no partial sum of the Decimal path is rounded (28 digits), and the
+# totals are equal in value. Anything else takes the Decimal path for the whole trace.
+# (`json_number` and the budget comparison only use the value, not the Decimal's exponent.)
+_COST_DIGITS = 12
+_COST_SCALE = 10**_COST_DIGITS
+_COST_SCALE_FLOAT = float(_COST_SCALE)  # exact: powers of ten up to 10**22 are floats
+
+
+def _spacing_bound(digits: int) -> float:
+    """The largest power of two below which floats are spaced < 10**-(digits + 1) apart."""
+    exponent = 0
+    # floats in [2**(e-1), 2**e) are spaced 2**(e-53) apart
+    while 2 ** (exponent + 1) * 10 ** (digits + 1) < 2**53:
+        exponent += 1
+    return float(2**exponent)
+
+
+_COST_BOUND = _spacing_bound(_COST_DIGITS)
+
+
 def argument_identity(arguments: dict[str, Any] | None) -> str:
     """Canonical JSON of a call's arguments (sorted keys); absent arguments are `{}`."""
     if not arguments:
         return "{}"
+    try:
+        if _FAST_IDENTITY is not None and type(arguments) is dict and _no_floats(arguments):
+            return _FAST_IDENTITY(arguments).decode()
+    except Exception:  # the general encoder gives the result or the error it always gave
+        pass
     return _IDENTITY.encode(arguments)
 
 
 # What json.dumps(sort_keys=True, ensure_ascii=False, separators=(",", ":")) uses,
 # built once instead of once per call.
 _IDENTITY = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+# The fast path: msgspec writes exactly the same text for JSON made of dicts with str
+# keys, lists, str, int, bool and None: the same escapes, keys sorted by code point, ints
+# of any size (tested with msgspec 0.23). Whatever it raises on (keys that are not str,
+# lone surrogates, deep nesting, a value some release does not support) takes the
+# general encoder. Floats are left out: msgspec formats some of them otherwise (1e16 vs
+# 1e+16, NaN as null). Since the fast text equals the general text, identities compare
+# exactly as before whichever way each was computed.
+_FAST_IDENTITY: Callable[[Any], bytes] | None
+try:
+    _FAST_IDENTITY = msgspec.json.Encoder(order="sorted").encode
+except TypeError:  # `order` is new in msgspec 0.18.6: without it, no fast path
+    _FAST_IDENTITY = None
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+def _no_floats(value: Any) -> bool:
+    """Whether a dict (str keys) or list holds only dicts, lists, str, int, bool and None;
+    exact types, so that no subclass can sort or format itself otherwise."""
+    if type(value) is dict:
+        for key, item in value.items():
+            kind = type(item)
+            if type(key) is not str or (
+                kind not in _SCALARS and not ((kind is dict or kind is list) and _no_floats(item))
+            ):
+                return False
+        return True
+    for item in value:
+        kind = type(item)
+        if kind not in _SCALARS and not ((kind is dict or kind is list) and _no_floats(item)):
+            return False
+    return True
+
+
+_TOOL_CALL = StepType.TOOL_CALL
 
 
 class TraceFacts:
@@ -74,51 +162,78 @@ class TraceFacts:
     )
 
     def __init__(self, trace: Trace) -> None:
+        # The loop keeps its counters and tables in locals (cheaper than attributes).
         self.steps: tuple[Step, ...] = trace.steps
         # (position, step) of every tool_call that names a tool.
         self.calls: list[tuple[int, Step]] = []
-        self.tool_call_count = 0
         self.counts: dict[str, int] = {}
         self.first_call: dict[str, int] = {}
         self.last_call: dict[str, int] = {}
         self.grounded: list[int] = []
-        self.cited_grounded = 0
-        self.latency_steps = 0
+        add_call, add_grounded = self.calls.append, self.grounded.append
+        counts, first_call, last_call = self.counts, self.first_call, self.last_call
+        tool_call_count = cited_grounded = latency_steps = 0
         whole_latency = 0  # integer latencies summed as int: exact, and no Decimal per step
         float_latency = False
-        cost: Decimal | None = None
+        cost_recorded = False
+        cost_units = 0  # the costs in units of 10**-_COST_DIGITS, while all are on the fast path
+        cost_exact = True
         tokens: int | None = None
         for index, step in enumerate(trace.steps):
             step_latency = step.latency_ms
             if step_latency is not None:
-                self.latency_steps += 1
+                latency_steps += 1
                 if type(step_latency) is int:
                     whole_latency += step_latency
                 else:
                     float_latency = True
-            if step.cost_usd is not None:
-                cost = (cost or Decimal(0)) + _exact(step.cost_usd)
-            if step.input_tokens is not None or step.output_tokens is not None:
-                tokens = (tokens or 0) + (step.input_tokens or 0) + (step.output_tokens or 0)
-            if step.type is StepType.TOOL_CALL:
-                self.tool_call_count += 1
+            step_cost = step.cost_usd
+            if step_cost is not None:
+                cost_recorded = True
+                if not cost_exact:
+                    pass  # the Decimal path sums them all after the loop
+                elif type(step_cost) is float and 0.0 <= step_cost < _COST_BOUND:
+                    units = round(step_cost * _COST_SCALE_FLOAT)
+                    cost_exact = units / _COST_SCALE == step_cost
+                    cost_units += units
+                elif type(step_cost) is int and step_cost >= 0:
+                    cost_units += step_cost * _COST_SCALE
+                else:
+                    cost_exact = False
+            input_tokens, output_tokens = step.input_tokens, step.output_tokens
+            if input_tokens is not None or output_tokens is not None:
+                tokens = (tokens or 0) + (input_tokens or 0) + (output_tokens or 0)
+            if step.type is _TOOL_CALL:
+                tool_call_count += 1
                 name = step.tool_name
                 if name:
-                    self.calls.append((index, step))
-                    self.counts[name] = self.counts.get(name, 0) + 1
-                    self.first_call.setdefault(name, index)
-                    self.last_call[name] = index
+                    add_call((index, step))
+                    count = counts.get(name)
+                    if count is None:
+                        counts[name] = 1
+                        first_call[name] = index
+                    else:
+                        counts[name] = count + 1
+                    last_call[name] = index
             elif step.requires_grounding:
-                self.grounded.append(index)
+                add_grounded(index)
                 if step.citations:
-                    self.cited_grounded += 1
+                    cited_grounded += 1
+        self.tool_call_count = tool_call_count
+        self.cited_grounded = cited_grounded
+        self.latency_steps = latency_steps
         self.latency_total: Decimal | None = None
         if self.latency_steps:
             if float_latency or whole_latency >= _EXACT_DECIMAL_INT:
                 self.latency_total = _decimal_sum(s.latency_ms for s in trace.steps)
             else:  # what the Decimal sum gives while no partial sum needs rounding
                 self.latency_total = Decimal(whole_latency)
-        self.cost_total = cost
+        self.cost_total: Decimal | None = None
+        if cost_recorded:
+            if cost_exact and cost_units < _EXACT_DECIMAL_INT:
+                self.cost_total = Decimal(cost_units).scaleb(-_COST_DIGITS)
+            else:
+                self.cost_total = _cost_sum(trace.steps)
         self.token_total = tokens
         self._groups: dict[tuple[str, str], list[int]] | None = None
         # Derived tables a rule module builds once per trace and shares between its rules.
@@ -131,11 +246,17 @@ class TraceFacts:
         return self.cited_grounded / len(self.grounded)
 
     def groups(self) -> dict[tuple[str, str], list[int]]:
-        """Named tool calls grouped by (tool, argument identity), in first-call order."""
+        """Named tool calls grouped by (tool, argument identity), in first-call order
+        (the identity of a tool called only once is left "")."""
         if self._groups is None:
             groups: dict[tuple[str, str], list[int]] = {}
+            counts = self.counts
             for index, step in self.calls:
-                key = (step.tool_name or "", argument_identity(step.arguments))
+                tool = step.tool_name or ""
+                # A tool called once is a group of its own, whatever its arguments: its
+                # identity is never compared, so it is not computed ("" is no JSON text).
+                identity = argument_identity(step.arguments) if counts[tool] > 1 else ""
+                key = (tool, identity)
                 groups.setdefault(key, []).append(index)
             self._groups = groups
         return self._groups

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..models.common import Category, Severity
+from ..models.common import Category, Severity, Status
 from .base import Hit, RuleContext, RuleResult, rule
 
 FLOW = Category.FLOW
@@ -21,7 +21,7 @@ def no_retry_after_error(ctx: RuleContext) -> RuleResult:
     result = RuleResult()
     last = ctx.facts.last_call
     for index, step in ctx.facts.calls:
-        if not ctx.facts.failed(index):
+        if step.status is not Status.ERROR:  # ctx.facts.failed(index), inlined
             continue
         result.checks += 1
         if last[step.tool_name or ""] == index:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -60,8 +61,32 @@ def low_coverage(ctx: RuleContext) -> RuleResult:
     return result
 
 
+# The common valid URL, accepted without urlsplit: a lower-case http(s) scheme, `//`, a
+# non-empty host of letters, digits, dots and dashes, an optional `:digits` port, then
+# nothing or a `/`, `?` or `#` followed by printable ASCII (no space, no control
+# character). For such a string the general check below finds (Python 3.11's urllib.parse):
+# - nothing to strip: it starts with `h` and ends in a printable non-space ASCII character
+#   (str.strip), and holds no C0 control, space, tab, CR or LF (what urlsplit removes);
+# - the first `:` ends "http"/"https", which starts with a letter and holds only scheme
+#   characters, so the scheme is http or https;
+# - the netloc (from after `//` up to the first `/`, `?` or `#`) is exactly host[:port]:
+#   no `[` or `]` (so no IPv6 checks or errors), ASCII (so no NFKC check), no `@`
+#   (so no userinfo), and the hostname, before the first `:`, is the non-empty host.
+#   The port is not checked (only SplitResult.port would); what follows the netloc only
+#   goes to the path, query and fragment, which raise nothing.
+# So the general check accepts it. Anything else (upper-case schemes, userinfo, IPv6,
+# non-ASCII, whitespace, ...) takes the general check.
+_SIMPLE_URL = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]*)?(?:[/?#][!-~]*)?")
+
+
 def valid_url(url: Any) -> bool:
     """A string with an http or https scheme and a host."""
+    if type(url) is str and _SIMPLE_URL.fullmatch(url) is not None:
+        return True
+    return _valid_url_general(url)
+
+
+def _valid_url_general(url: Any) -> bool:
     if not isinstance(url, str):
         return False
     try:
