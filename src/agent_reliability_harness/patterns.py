@@ -75,6 +75,7 @@ class FullMatcher:
 # multi-line ^ and $ express (\A, \z, or a flag group that could turn (?m) off).
 _TEXT_ANCHORED = re2.compile(r"\\[Az]|\(\?[a-zA-Z]*-")
 _SEPARATOR = "\n"
+_NEWLINE = b"\n"
 
 
 class PatternSet:
@@ -87,7 +88,7 @@ class PatternSet:
     join; a match in the join may be spurious and only means "check each text".
     """
 
-    __slots__ = ("_joined", "_set", "patterns")
+    __slots__ = ("_joined", "_line_anchored", "_set", "patterns")
 
     def __init__(self, patterns: Sequence[str]) -> None:
         self.patterns = tuple(patterns)
@@ -95,8 +96,11 @@ class PatternSet:
             check_pattern(pattern, case_sensitive=False)
         self._set: Any = None
         self._joined: Any = None
+        self._line_anchored = False
         if self.patterns:
             translated = [_translate(p) for p in self.patterns]
+            # Any ^ or $, even escaped or in a class: only ever errs towards a newline.
+            self._line_anchored = any("^" in p or "$" in p for p in translated)
             self._set = _compile_set(translated)
             if not any(_TEXT_ANCHORED.search(p) for p in translated):
                 try:
@@ -124,6 +128,28 @@ class PatternSet:
         if self._joined is None:
             return True
         return bool(self._joined.Match(_SEPARATOR.join(texts)))
+
+    @property
+    def screens(self) -> bool:
+        """Whether `may_match_delimited` can clear a text (no pattern is text-anchored)."""
+        return self._joined is not None
+
+    def may_match_delimited(self, text: bytes, delimiter: bytes = b"\n") -> bool:
+        r"""False only when no pattern matches any piece of the UTF-8 `text` that has
+        `delimiter` or an end of `text` on either side. `delimiter` is one ASCII byte
+        that is not a word character (\n or "); other text between the pieces can
+        only turn the answer True. Always True when the set does not screen.
+
+        This is `may_match_any` over a text that holds the pieces: (?m) makes ^ and $
+        hold at a newline, and \b and \B see any non-word byte as they see an end of
+        text. With no ^ or $ in any pattern the delimiter need not be a newline; with
+        one, it is made one first.
+        """
+        if self._joined is None:
+            return self._set is not None
+        if delimiter != _NEWLINE and self._line_anchored:
+            text = text.replace(delimiter, _NEWLINE)
+        return bool(self._joined.Match(text))
 
 
 def _compile_set(patterns: Sequence[str]) -> Any:

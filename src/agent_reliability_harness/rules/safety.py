@@ -6,7 +6,7 @@ set, so neither pattern count nor hostile text can blow up the scan.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..models.common import Category, Severity
@@ -69,6 +69,145 @@ def blob_texts(step: Step) -> list[str]:
     return out
 
 
+# --- The one-scan screen over the trace's JSON encoding -------------------------------
+#
+# Walking every string of every step in Python costs far more than scanning them.
+# Instead the step values that hold blobs, (text, arguments, output, error) per step,
+# are encoded together by msgspec (C) into one JSON text J, turned into a screen
+# text T by the byte replacements below, and T is screened in one RE2 scan. Why no
+# match can hide:
+#
+# 1. In J every string, key or value, is `"` + its encoding + `"`, where each
+#    character is written as itself (UTF-8) or as an escape that starts with `\`;
+#    `"`, `\` and the control characters are always escaped. So outside strings
+#    J has no `"` and no `\`, and J has no raw control character at all.
+# 2. No `\` in J (the usual case): every string is written verbatim and every `"`
+#    is a delimiter, so T = J holds each blob verbatim with a `"` on both sides.
+# 3. Otherwise the escapes are undone by replacements that cannot misread one
+#    another. First each `\\` becomes a placeholder (a left-to-right scan only
+#    finds it at the start of an escape: an earlier `\` would start an escape that
+#    ends on the second one), so every `\` left starts an escape and the next byte
+#    names it. `\"` becomes a second placeholder, the remaining `"` (delimiters)
+#    newlines, the short escapes `\n \t \r \b \f` their characters and each
+#    `\uXXXX` (msgspec writes one only for a control character) its character.
+#    Anything else left with a `\` sends the trace to the exact path; then the
+#    placeholders become `\` and `"`. The placeholders are bytes 0xFE and 0xFF,
+#    which UTF-8 never holds (checked anyway). Each string now stands decoded,
+#    verbatim, between two newlines.
+# 4. T thus holds each blob between two delimiters, with extra pieces in between
+#    (keys, empty strings, numbers, JSON punctuation, strings that are not blobs,
+#    such as those in tuples). `PatternSet.may_match_delimited` finds every match
+#    that lies within one delimited piece, the argument of the plain join, so
+#    extra pieces can only add spurious candidates, which the exact path then
+#    clears. A value msgspec refuses (a str subclass, a lone surrogate, an unknown
+#    type, too deep a nesting) also takes the exact path.
+#
+# This relies on the values being what `parse_trace` builds: text and error are
+# str or None, and arguments and output are JSON data (dict, list, str, int,
+# float, bool, None). msgspec writes an Enum member as its value, so a str Enum
+# whose value differs from its own text could hide; JSON data has none.
+#
+# Scoring needs the blob count only through "at least one blob" once no pattern
+# matched (failed is 0, so any positive count scores 100), so the screened case
+# counts 1 for a trace with blobs and 0 for one without.
+
+_PLACEHOLDER_BACKSLASH = b"\xff"
+_PLACEHOLDER_QUOTE = b"\xfe"
+_SHORT_ESCAPES = (
+    (b"\\n", b"\n"),
+    (b"\\t", b"\t"),
+    (b"\\r", b"\r"),
+    (b"\\b", b"\b"),
+    (b"\\f", b"\f"),
+)
+_UNICODE_ESCAPE = b"\\u"
+_ENCODER: list[Any] = []
+
+
+def _encode(value: Any) -> bytes:
+    """msgspec's JSON encoding, the encoder built on first use (msgspec loads slowly)."""
+    if not _ENCODER:
+        import msgspec.json  # noqa: PLC0415 - heavy import, only when evaluating
+
+        _ENCODER.append(msgspec.json.Encoder().encode)
+    encoded: bytes = _ENCODER[0](value)
+    return encoded
+
+
+def screen_text(steps: Sequence[Step]) -> tuple[bytes, bytes] | None:
+    """A text holding every blob of `steps` verbatim between two delimiters (or an end
+    of the text), and that delimiter; None when the trace must take the exact path.
+    """
+    try:
+        data = _encode([(s.text, s.arguments, s.output, s.error) for s in steps])
+    except Exception:  # msgspec refused a value: the exact path handles everything
+        return None
+    if b"\\" not in data:
+        return data, b'"'
+    if _PLACEHOLDER_BACKSLASH in data or _PLACEHOLDER_QUOTE in data:
+        return None
+    data = data.replace(b"\\\\", _PLACEHOLDER_BACKSLASH).replace(b'\\"', _PLACEHOLDER_QUOTE)
+    data = data.replace(b'"', b"\n")
+    for escape, char in _SHORT_ESCAPES:
+        data = data.replace(escape, char)
+    if _UNICODE_ESCAPE in data:
+        decoded = _unicode_escapes(data)
+        if decoded is None:
+            return None
+        data = decoded
+    if b"\\" in data:
+        return None
+    return data.replace(_PLACEHOLDER_BACKSLASH, b"\\").replace(_PLACEHOLDER_QUOTE, b'"'), b"\n"
+
+
+def _unicode_escapes(data: bytes) -> bytes | None:
+    """`data` with each `\\u00XX` (a control character; every `\\` starts an escape
+    here) decoded; None for any other code point or a malformed escape."""
+    first, *rest = data.split(_UNICODE_ESCAPE)
+    out = [first]
+    for piece in rest:
+        digits = piece[:4]
+        if len(digits) != 4 or not digits.isalnum() or not digits.isascii():
+            return None
+        try:
+            code = int(digits, 16)
+        except ValueError:
+            return None
+        if code >= 0x20:
+            return None
+        out.append(bytes((code,)))
+        out.append(piece[4:])
+    return b"".join(out)
+
+
+def _has_string(value: Any) -> bool:
+    """Whether `_string_values(value, ...)` would yield anything (stops at the first)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def has_blob(steps: Sequence[Step]) -> bool:
+    """Whether any step has a text blob (`blob_texts` non-empty for some step)."""
+    for step in steps:
+        if step.text or step.error:
+            return True
+    for step in steps:
+        if step.arguments and _has_string(step.arguments):
+            return True
+        if step.output is not None and _has_string(step.output):
+            return True
+    return False
+
+
 @rule(
     "ARH-SAF-001",
     Category.SAFETY,
@@ -80,15 +219,16 @@ def blob_texts(step: Step) -> list[str]:
 )
 def unsafe_content(ctx: RuleContext) -> RuleResult:
     patterns = ctx.policy.unsafe_patterns
+    steps = ctx.facts.steps
     result = RuleResult()
-    texts: list[str] = []
-    for step in ctx.facts.steps:
-        texts.extend(blob_texts(step))
-    result.checks = len(texts)
-    if not patterns.may_match_any(texts):  # the usual case: one scan for the whole trace
-        return result
-    for index, step in enumerate(ctx.facts.steps):
+    if patterns.screens:  # the usual case: one scan for the whole trace
+        screen = screen_text(steps)
+        if screen is not None and not patterns.may_match_delimited(*screen):
+            result.checks = 1 if has_blob(steps) else 0
+            return result
+    for index, step in enumerate(steps):
         for where, blob in text_blobs(step):
+            result.checks += 1
             for match in patterns.matches(blob):
                 pattern = patterns.patterns[match]
                 result.failed += 1

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..models.common import Category, Severity, type_name
-from ..models.policy import ArgSpec, ToolSchema
+from ..models.policy import ArgSpec, Policy, ToolSchema
 from ..models.trace import Step
 from .base import Hit, RuleContext, RuleResult, brief, rule
 
@@ -52,33 +52,167 @@ def _listed_calls(ctx: RuleContext) -> Iterator[tuple[int, Step, ToolSchema]]:
             yield index, step, tool
 
 
-# (position, step, name, value, declared spec or None, type check result) for every
-# argument passed to a listed tool, in call then argument order.
-Argument = tuple[int, Step, str, Any, ArgSpec | None, bool | None]
+class _ArgCheck:
+    """One declared argument, compiled: what SCH-004 and SCH-006..009 test on it."""
+
+    __slots__ = ("bounded", "constrained", "enum_strs", "spec", "type_check", "unknown")
+
+    def __init__(self, spec: ArgSpec) -> None:
+        self.spec = spec
+        # None when the check always passes ("any") or is skipped (an unknown type):
+        # either way the value goes on to the enum, pattern and range checks.
+        check = _TYPE_CHECKS.get(spec.type)
+        self.type_check = None if spec.type == "any" else check
+        self.unknown = not spec.known_type
+        self.bounded = spec.min is not None or spec.max is not None
+        self.constrained = spec.enum is not None or spec.pattern is not None or self.bounded
+        # json_equal(str, x) is `x == str` for an exact str x and False for the rest,
+        # so an exact str value is in the enum exactly when it is in this set.
+        self.enum_strs = frozenset(v for v in spec.enum or () if type(v) is str)
 
 
-def _arguments(ctx: RuleContext) -> list[Argument]:
-    """The argument table, built once per trace and policy and shared by SCH-004..009."""
-    key = ("schema.arguments", id(ctx.policy))
-    table: list[Argument] | None = ctx.facts.memo.get(key)
-    if table is None:
-        table = []
-        for index, step, tool in _listed_calls(ctx):
-            if not step.arguments:
+# A listed tool, compiled: its required argument names, and a check per declared
+# argument (a required spec wins over an optional one, as in ToolSchema.spec_for).
+_Compiled = dict[str, tuple[tuple[str, ...], dict[str, _ArgCheck]]]
+_COMPILED: list[tuple[Policy, _Compiled]] = []
+
+
+def _compiled_tools(policy: Policy) -> _Compiled:
+    """The allowed tools compiled once per policy (the last policy is kept)."""
+    cached = _COMPILED[0] if _COMPILED else None
+    if cached is not None and cached[0] is policy:
+        return cached[1]
+    compiled: _Compiled = {}
+    for name, tool in policy.allowed_tools.items():
+        checks = {n: _ArgCheck(spec) for n, spec in tool.optional_arguments.items()}
+        checks.update((n, _ArgCheck(spec)) for n, spec in tool.required_arguments.items())
+        compiled[name] = (tuple(tool.required_arguments), checks)
+    _COMPILED[:] = [(policy, compiled)]
+    return compiled
+
+
+_ARGUMENT_RULES = tuple(f"ARH-SCH-00{i}" for i in range(3, 10))
+
+
+def _argument_hits(ctx: RuleContext, rule_id: str) -> RuleResult:
+    """The hits of one of SCH-003..009, all found in one pass per trace and policy.
+
+    The pass visits listed calls in order and, per call, the required names (SCH-003)
+    then the arguments in order, exactly as each rule alone would: every rule's own
+    hits keep their order.
+    """
+    key = ("schema.argument_hits", id(ctx.policy))
+    found: dict[str, list[Hit]] | None = ctx.facts.memo.get(key)
+    if found is None:
+        found = _find_argument_hits(ctx)
+        ctx.facts.memo[key] = found
+    return RuleResult(hits=list(found[rule_id]))
+
+
+def _find_argument_hits(ctx: RuleContext) -> dict[str, list[Hit]]:
+    found: dict[str, list[Hit]] = {rule_id: [] for rule_id in _ARGUMENT_RULES}
+    missing, wrong, undeclared, unknown, not_in_enum, mismatch, out_of_range = found.values()
+    tools = _compiled_tools(ctx.policy)
+    for index, step in ctx.facts.calls:
+        compiled = tools.get(step.tool_name or "")
+        if compiled is None:
+            continue
+        required, checks = compiled
+        arguments = step.arguments
+        for name in required:
+            if not arguments or name not in arguments:
+                missing.append(
+                    Hit(
+                        index,
+                        f"tool '{step.tool_name}' is missing required argument '{name}'",
+                        expected=name,
+                    )
+                )
+        if not arguments:
+            continue
+        for name, value in arguments.items():
+            check = checks.get(name)
+            if check is None:
+                undeclared.append(
+                    Hit(index, f"{_arg(step, name)} is not declared in the policy", observed=name)
+                )
                 continue
-            for name, value in step.arguments.items():
-                spec = tool.spec_for(name)
-                matches = None if spec is None else type_matches(spec.type, value)
-                table.append((index, step, name, value, spec, matches))
-        ctx.facts.memo[key] = table
-    return table
+            spec = check.spec
+            if check.unknown:
+                unknown.append(
+                    Hit(
+                        index,
+                        f"{_arg(step, name)} declares unknown type '{spec.type}'; type check "
+                        "skipped",
+                        observed=spec.type,
+                    )
+                )
+            type_check = check.type_check
+            if type_check is not None and not type_check(value):
+                wrong.append(
+                    Hit(
+                        index,
+                        f"{_arg(step, name)} must be {spec.type} (got {type_name(value)})",
+                        expected=spec.type,
+                        observed=type_name(value),
+                    )
+                )
+                continue
+            if not check.constrained:
+                continue
+            enum = spec.enum
+            if enum is not None and not (
+                value in check.enum_strs
+                if type(value) is str
+                else any(json_equal(value, v) for v in enum)
+            ):
+                not_in_enum.append(
+                    Hit(
+                        index,
+                        f"{_arg(step, name)} is not one of the allowed values",
+                        expected=list(enum),
+                        observed=brief(value),
+                    )
+                )
+            pattern = spec.pattern
+            if pattern is not None and isinstance(value, str) and not pattern.fullmatch(value):
+                mismatch.append(
+                    Hit(
+                        index,
+                        f"{_arg(step, name)} does not fully match pattern '{pattern.pattern}'",
+                        expected=pattern.pattern,
+                        observed=brief(value),
+                    )
+                )
+            if check.bounded:
+                out_of_range.extend(_range_hits(index, step, name, spec, value))
+    return found
 
 
-def _checked_values(ctx: RuleContext) -> Iterator[tuple[int, Step, str, ArgSpec, Any]]:
-    """Present, declared arguments whose type check passed or was skipped."""
-    for index, step, name, value, spec, matches in _arguments(ctx):
-        if spec is not None and matches is not False:
-            yield index, step, name, spec, value
+def _range_hits(index: int, step: Step, name: str, spec: ArgSpec, value: Any) -> list[Hit]:
+    out: list[Hit] = []
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return out
+    nan = isinstance(value, float) and math.isnan(value)
+    if spec.min is not None and (nan or value < spec.min):
+        out.append(
+            Hit(
+                index,
+                f"{_arg(step, name)} is below min {spec.min} (got {value})",
+                expected={"min": spec.min},
+                observed=value,
+            )
+        )
+    if spec.max is not None and (nan or value > spec.max):
+        out.append(
+            Hit(
+                index,
+                f"{_arg(step, name)} is above max {spec.max} (got {value})",
+                expected={"max": spec.max},
+                observed=value,
+            )
+        )
+    return out
 
 
 def _arg(step: Step, name: str) -> str:
@@ -134,19 +268,7 @@ def tool_name_missing(ctx: RuleContext) -> RuleResult:
     remediation="Pass every argument listed in the tool's required_arguments.",
 )
 def required_argument_missing(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
-    for index, step, tool in _listed_calls(ctx):
-        arguments = step.arguments or {}
-        for name in tool.required_arguments:
-            if name not in arguments:
-                result.hits.append(
-                    Hit(
-                        index,
-                        f"tool '{step.tool_name}' is missing required argument '{name}'",
-                        expected=name,
-                    )
-                )
-    return result
+    return _argument_hits(ctx, "ARH-SCH-003")
 
 
 @rule(
@@ -158,18 +280,7 @@ def required_argument_missing(ctx: RuleContext) -> RuleResult:
     "list, dict).",
 )
 def argument_wrong_type(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
-    for index, step, name, value, spec, matches in _arguments(ctx):
-        if spec is not None and matches is False:
-            result.hits.append(
-                Hit(
-                    index,
-                    f"{_arg(step, name)} must be {spec.type} (got {type_name(value)})",
-                    expected=spec.type,
-                    observed=type_name(value),
-                )
-            )
-    return result
+    return _argument_hits(ctx, "ARH-SCH-004")
 
 
 @rule(
@@ -181,13 +292,7 @@ def argument_wrong_type(ctx: RuleContext) -> RuleResult:
     "passing it.",
 )
 def argument_undeclared(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
-    for index, step, name, _value, spec, _matches in _arguments(ctx):
-        if spec is None:
-            result.hits.append(
-                Hit(index, f"{_arg(step, name)} is not declared in the policy", observed=name)
-            )
-    return result
+    return _argument_hits(ctx, "ARH-SCH-005")
 
 
 @rule(
@@ -199,17 +304,7 @@ def argument_undeclared(ctx: RuleContext) -> RuleResult:
     "then the type check is skipped.",
 )
 def argument_unknown_type(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
-    for index, step, name, _value, spec, _matches in _arguments(ctx):
-        if spec is not None and not spec.known_type:
-            result.hits.append(
-                Hit(
-                    index,
-                    f"{_arg(step, name)} declares unknown type '{spec.type}'; type check skipped",
-                    observed=spec.type,
-                )
-            )
-    return result
+    return _argument_hits(ctx, "ARH-SCH-006")
 
 
 @rule(
@@ -220,18 +315,7 @@ def argument_unknown_type(ctx: RuleContext) -> RuleResult:
     remediation="Pass one of the values listed in the argument's enum.",
 )
 def argument_not_in_enum(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
-    for index, step, name, spec, value in _checked_values(ctx):
-        if spec.enum is not None and not any(json_equal(value, v) for v in spec.enum):
-            result.hits.append(
-                Hit(
-                    index,
-                    f"{_arg(step, name)} is not one of the allowed values",
-                    expected=list(spec.enum),
-                    observed=brief(value),
-                )
-            )
-    return result
+    return _argument_hits(ctx, "ARH-SCH-007")
 
 
 @rule(
@@ -242,22 +326,7 @@ def argument_not_in_enum(ctx: RuleContext) -> RuleResult:
     remediation="Pass a string that matches the argument's pattern as a whole.",
 )
 def argument_pattern_mismatch(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
-    for index, step, name, spec, value in _checked_values(ctx):
-        if (
-            spec.pattern is not None
-            and isinstance(value, str)
-            and not spec.pattern.fullmatch(value)
-        ):
-            result.hits.append(
-                Hit(
-                    index,
-                    f"{_arg(step, name)} does not fully match pattern '{spec.pattern.pattern}'",
-                    expected=spec.pattern.pattern,
-                    observed=brief(value),
-                )
-            )
-    return result
+    return _argument_hits(ctx, "ARH-SCH-008")
 
 
 @rule(
@@ -268,30 +337,7 @@ def argument_pattern_mismatch(ctx: RuleContext) -> RuleResult:
     remediation="Pass a number within the argument's min and max.",
 )
 def argument_out_of_range(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
-    for index, step, name, spec, value in _checked_values(ctx):
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            continue
-        nan = isinstance(value, float) and math.isnan(value)
-        if spec.min is not None and (nan or value < spec.min):
-            result.hits.append(
-                Hit(
-                    index,
-                    f"{_arg(step, name)} is below min {spec.min} (got {value})",
-                    expected={"min": spec.min},
-                    observed=value,
-                )
-            )
-        if spec.max is not None and (nan or value > spec.max):
-            result.hits.append(
-                Hit(
-                    index,
-                    f"{_arg(step, name)} is above max {spec.max} (got {value})",
-                    expected={"max": spec.max},
-                    observed=value,
-                )
-            )
-    return result
+    return _argument_hits(ctx, "ARH-SCH-009")
 
 
 @rule(
@@ -303,6 +349,9 @@ def argument_out_of_range(ctx: RuleContext) -> RuleResult:
 )
 def duplicate_step_id(ctx: RuleContext) -> RuleResult:
     result = RuleResult()
+    steps = ctx.facts.steps
+    if len({step.step_id for step in steps}) == len(steps):  # the usual case: no repeats
+        return result
     first: dict[str, int] = {}
     repeats: dict[str, int] = {}
     for index, step in enumerate(ctx.facts.steps):

@@ -1,0 +1,230 @@
+"""ARH-SAF-001's one-scan screen over the JSON encoding never hides a match.
+
+The generated corpus has no backslashes or non-ASCII text, so these properties
+drive the escape handling: quotes, backslashes, control characters, newlines,
+unicode and empty strings at any depth, against anchored and unanchored patterns.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent_reliability_harness.models.common import StepType
+from agent_reliability_harness.models.policy import Policy
+from agent_reliability_harness.models.trace import Step, Trace
+from agent_reliability_harness.patterns import PatternSet
+from agent_reliability_harness.rules import RuleContext, TraceFacts
+from agent_reliability_harness.rules.base import Hit, RuleResult
+from agent_reliability_harness.rules.safety import (
+    blob_texts,
+    has_blob,
+    screen_text,
+    text_blobs,
+    unsafe_content,
+)
+from helpers import make_trace, response, tool_call
+
+# Characters that stress the encoding: JSON's escapes (quote, backslash, the short
+# escapes, \u00XX controls), word/non-word edges, unicode
+# with case folding (U+017F folds to s, U+212A to k) and a character outside the BMP.
+_CHARS = ["a", "b", "s", "k", " ", "-", '"', "\\", "/", "u", "0", "n", "t"]
+_CHARS += ["\n", "\t", "\r", "\b", "\f", "\x00", "\x01", "\x1f", "\x7f"]
+_CHARS += ["é", "\u017f", "\u212a", "\u2028", "😀"]
+# Plain text keeps some traces free of escapes (the screen text is then the JSON).
+_TEXT = st.text(alphabet="ab k-", max_size=6) | st.text(
+    alphabet=st.sampled_from(_CHARS), max_size=8
+)
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False) | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=10,
+)
+_PATTERNS = [
+    "^a",
+    "b$",
+    "^ab$",
+    "^$",
+    r"\ba",
+    r"a\b",
+    r"\Bb",
+    r"b\B",
+    "a b",
+    "sk",
+    "^k",
+    '"',
+    '^"',
+    '"$',
+    r"\\",
+    r"\\n",
+    r"\\u",
+    r"\n",
+    r"a\nb",
+    r"\t",
+    r"\x00",
+    r"\x01",
+    r"\x1f",
+    "é$",
+    "(?i)A$",
+    "x+$",
+    "[^a]",
+    r"\s",
+    r"^\W",
+    "😀",
+    r"\Aa",
+    r"a\z",
+    r"a\Z",
+    "(?-m)^a",
+    "null",
+    "true",
+    ":",
+]
+
+
+@st.composite
+def _steps(draw: st.DrawFn) -> tuple[Step, ...]:
+    count = draw(st.integers(0, 4))
+    out = []
+    for i in range(count):
+        out.append(
+            Step(
+                step_id=f"s{i}",
+                type=draw(st.sampled_from([StepType.TOOL_CALL, StepType.MODEL_RESPONSE])),
+                text=draw(st.none() | _TEXT),
+                arguments=draw(st.none() | st.dictionaries(_TEXT, _JSON, max_size=3)),
+                output=draw(_JSON),
+                error=draw(st.none() | _TEXT),
+            )
+        )
+    return tuple(out)
+
+
+def _reference(steps: tuple[Step, ...], patterns: PatternSet) -> RuleResult:
+    """ARH-SAF-001 as it was: every blob scanned on its own, with its path."""
+    result = RuleResult()
+    for index, step in enumerate(steps):
+        for where, blob in text_blobs(step):
+            result.checks += 1
+            for match in patterns.matches(blob):
+                pattern = patterns.patterns[match]
+                result.failed += 1
+                result.hits.append(
+                    Hit(
+                        index,
+                        f"unsafe pattern '{pattern}' matched in {where}",
+                        expected=f"no match for '{pattern}'",
+                        observed=where,
+                    )
+                )
+    return result
+
+
+def _delimited(text: bytes, delimiter: bytes, piece: bytes) -> bool:
+    return delimiter + piece + delimiter in delimiter + text + delimiter
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_steps())
+def test_screen_text_holds_every_blob_between_delimiters(steps: tuple[Step, ...]) -> None:
+    screen = screen_text(steps)
+    assert screen is not None  # JSON data always gets a screen text
+    text, delimiter = screen
+    for step in steps:
+        for blob in blob_texts(step):
+            assert _delimited(text, delimiter, blob.encode("utf-8")), blob
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_steps(), st.lists(st.sampled_from(_PATTERNS), min_size=1, max_size=3, unique=True))
+def test_fast_decision_never_hides_a_match(steps: tuple[Step, ...], chosen: list[str]) -> None:
+    patterns = PatternSet(chosen)
+    exact = any(patterns.matches(blob) for step in steps for blob in blob_texts(step))
+    screen = screen_text(steps)
+    may = screen is None or patterns.may_match_delimited(*screen)
+    if exact:
+        assert may
+    policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": chosen})
+    trace = Trace(trace_id="t", agent_name="a", workflow="w", steps=steps)
+    got = unsafe_content(RuleContext(trace, policy, TraceFacts(trace)))
+    want = _reference(steps, policy.unsafe_patterns)
+    assert got.hits == want.hits
+    assert got.failed == want.failed
+    assert (got.checks > 0) == (want.checks > 0) == has_blob(steps)
+    if want.failed:
+        assert got.checks == want.checks
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        'a "quoted" \\ back\\slash',
+        "\\n is not a newline",
+        "\\\\\\",
+        "ends with a backslash \\",
+        "tab\tand\nnewline\r\b\f",
+        "\\u0041 is text",
+        "\u2028 and é and 😀",
+    ],
+)
+def test_escapes_are_undone_exactly(value: str) -> None:
+    steps = Trace.from_dict(make_trace(tool_call("c", "t", {"k": value}, output=[value]))).steps
+    screen = screen_text(steps)
+    assert screen is not None
+    text, delimiter = screen
+    assert _delimited(text, delimiter, value.encode("utf-8"))
+
+
+def test_control_characters_are_decoded() -> None:
+    steps = Trace.from_dict(make_trace(response("r", "bell \x07\x00\x1f \\u0007"))).steps
+    assert screen_text(steps) == (b"[[\nbell \x07\x00\x1f \\u0007\n,null,null,null]]", b"\n")
+
+
+def test_values_msgspec_refuses_take_the_exact_path() -> None:
+    class Text(str):
+        pass
+
+    odd = Step(step_id="s", type=StepType.TOOL_CALL, output={"k": Text("secret")})
+    assert screen_text((odd,)) is None
+    policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": ["secret"]})
+    trace = Trace(trace_id="t", agent_name="a", workflow="w", steps=(odd,))
+    result = unsafe_content(RuleContext(trace, policy, TraceFacts(trace)))
+    assert [h.observed for h in result.hits] == ["output.k"]
+
+
+def test_strings_in_tuples_are_extra_text_only() -> None:
+    step = Step(step_id="s", type=StepType.TOOL_CALL, output=("secret",))
+    assert blob_texts(step) == []
+    assert not has_blob((step,))
+    policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": ["secret"]})
+    trace = Trace(trace_id="t", agent_name="a", workflow="w", steps=(step,))
+    result = unsafe_content(RuleContext(trace, policy, TraceFacts(trace)))
+    assert result.hits == [] and result.checks == 0
+
+
+def test_line_anchors_see_quotes_as_separators() -> None:
+    # No backslash: the screen text is the JSON itself, delimited by quotes.
+    steps = Trace.from_dict(make_trace(response("r1", "Refund now"), response("r2", "tax"))).steps
+    text, delimiter = screen_text(steps) or (b"", b"")
+    assert delimiter == b'"'
+    assert PatternSet(["^Refund"]).may_match_delimited(text, delimiter)
+    assert PatternSet(["x$"]).may_match_delimited(text, delimiter)
+    assert not PatternSet(["^now"]).may_match_delimited(text, delimiter)
+    assert PatternSet([r"\Anever"]).may_match_delimited(text, delimiter)  # not screened
+
+
+def test_blob_count_is_exact_when_a_pattern_matches() -> None:
+    data = make_trace(
+        response("r", "clean"),
+        tool_call("c", "t", {"a": "secret", "b": ["", "x"]}, output={"o": "y"}),
+    )
+    trace = Trace.from_dict(data)
+    policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": ["secret"]})
+    result = unsafe_content(RuleContext(trace, policy, TraceFacts(trace)))
+    assert result.checks == 4 and result.failed == 1
+    assert [h.observed for h in result.hits] == ["arguments.a"]
+    assert json.dumps(result.hits[0].message) == json.dumps(
+        "unsafe pattern 'secret' matched in arguments.a"
+    )
