@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent_reliability_harness.api import validate_trace
 from agent_reliability_harness.models.common import StepType
 from agent_reliability_harness.models.policy import Policy
 from agent_reliability_harness.models.trace import Step, Trace
@@ -228,3 +229,18 @@ def test_blob_count_is_exact_when_a_pattern_matches() -> None:
     assert json.dumps(result.hits[0].message) == json.dumps(
         "unsafe pattern 'secret' matched in arguments.a"
     )
+
+
+@pytest.mark.parametrize("position", [0, 4095, 4096, 9999])
+def test_huge_traces_are_screened_in_pieces_without_hiding_a_match(position: int) -> None:
+    policy = {"policy_id": "p", "unsafe_patterns": ["\\b\\d{3}-\\d{2}-\\d{4}\\b"]}
+    steps = [
+        {"step_id": f"s{i}", "type": "model_response", "text": f"step {i} 123-45-678"}
+        for i in range(10_000)
+    ]
+    clean = validate_trace(make_trace(*steps), policy)
+    assert clean.findings == () and clean.category_scores["safety"] == 100.0
+    steps[position]["text"] = "my SSN is 123-45-6789"
+    found = validate_trace(make_trace(*steps), policy)
+    assert [(f.rule_id, f.step_id) for f in found.findings] == [("ARH-SAF-001", f"s{position}")]
+    assert found.category_scores["safety"] == 100.0 * 9_999 / 10_000

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..models.common import Category, Severity
 from ..models.trace import Step
+from ..patterns import PatternSet
 from .base import Hit, RuleContext, RuleResult, rule
 
 
@@ -208,6 +209,20 @@ def has_blob(steps: Sequence[Step]) -> bool:
     return False
 
 
+# Steps screened per scan: one scan for any ordinary trace, bounded memory for a huge one
+# (every blob lies within one step, so screening pieces hides no match).
+_SCREEN_STEPS = 4096
+
+
+def _screened_clean(steps: Sequence[Step], patterns: PatternSet) -> bool:
+    """True when screening shows that no pattern can match any blob of `steps`."""
+    for start in range(0, len(steps), _SCREEN_STEPS):
+        screen = screen_text(steps[start : start + _SCREEN_STEPS])
+        if screen is None or patterns.may_match_delimited(*screen):
+            return False
+    return True
+
+
 @rule(
     "ARH-SAF-001",
     Category.SAFETY,
@@ -221,11 +236,9 @@ def unsafe_content(ctx: RuleContext) -> RuleResult:
     patterns = ctx.policy.unsafe_patterns
     steps = ctx.facts.steps
     result = RuleResult()
-    if patterns.screens:  # the usual case: one scan for the whole trace
-        screen = screen_text(steps)
-        if screen is not None and not patterns.may_match_delimited(*screen):
-            result.checks = 1 if has_blob(steps) else 0
-            return result
+    if patterns.screens and _screened_clean(steps, patterns):  # the usual case
+        result.checks = 1 if has_blob(steps) else 0
+        return result
     for index, step in enumerate(steps):
         for where, blob in text_blobs(step):
             result.checks += 1
