@@ -27,6 +27,7 @@ import measure  # noqa: E402
 from measure import rss_mb  # noqa: E402
 
 RESULTS = HERE.parent / "BENCHMARK-RESULTS.md"
+REPEAT = 2  # end-to-end runs per size and --jobs value
 
 
 class Report:
@@ -125,8 +126,8 @@ def determinism(rep: Report, work: Path, policy: Path, traces: Path) -> None:
 def throughput(rep: Report, work: Path, policy: Path, sizes: list[int], seed: int) -> None:
     rep.say(
         "| traces | MB | in-process traces/s (MB/s) "
-        "| e2e --jobs 1: s (CPU s), traces/s, MB/s, peak RSS "
-        "| e2e --jobs 2: s (CPU s), traces/s, speed-up, peak RSS "
+        f"| e2e --jobs 1 (best of {REPEAT}): s (CPU s), traces/s, MB/s, peak RSS "
+        f"| e2e --jobs 2 (best of {REPEAT}): s (CPU s), traces/s, speed-up, peak RSS "
         "| fastest decoder s | e2e/decoder |"
     )
     rep.say("|---|---|---|---|---|---|---|")
@@ -139,8 +140,15 @@ def throughput(rep: Report, work: Path, policy: Path, sizes: list[int], seed: in
         fastest_name = min(decode, key=lambda k: decode[k])
         fastest = decode[fastest_name]
         wall, _cpu, count = measure.in_process(policy, path)
-        one = validate(work, policy, path, work / f"tp-{size}-1.json", 1)
-        two = validate(work, policy, path, work / f"tp-{size}-2.json", 2)
+        # Best of REPEAT interleaved runs: the machine is shared, so one run can be slowed
+        # by somebody else; the fastest is the closest to what the code costs.
+        runs: dict[int, list[measure.Run]] = {1: [], 2: []}
+        for _ in range(REPEAT):
+            for jobs in (1, 2):
+                runs[jobs].append(
+                    validate(work, policy, path, work / f"tp-{size}-{jobs}.json", jobs)
+                )
+        one, two = (min(runs[jobs], key=lambda r: r.wall) for jobs in (1, 2))
         same = (work / f"tp-{size}-1.json").read_bytes() == (
             work / f"tp-{size}-2.json"
         ).read_bytes()
