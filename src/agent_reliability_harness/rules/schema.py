@@ -254,6 +254,8 @@ def tool_not_allowed(ctx: RuleContext) -> RuleResult:
 )
 def tool_name_missing(ctx: RuleContext) -> RuleResult:
     result = RuleResult()
+    if ctx.facts.tool_call_count == len(ctx.facts.calls):  # `calls` holds the named ones
+        return result
     for index, step in enumerate(ctx.facts.steps):
         if step.is_tool_call and not step.tool_name:
             result.hits.append(Hit(index, "tool_call has no tool_name"))
