@@ -7,9 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from agent_reliability_harness.adapters import EXPORT_MARKERS
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
+from agent_reliability_harness.stream import _exportish
 from helpers import ROOT
 
 FIX = ROOT / "tests" / "adapters" / "fixtures"
@@ -59,3 +63,13 @@ def test_split_export_equals_whole_export(tmp_path: Path, fixture: str) -> None:
         assert isinstance(parts, list) and isinstance(whole, list)
         assert [r["findings"] for r in parts] == [r["findings"] for r in whole]
         assert [r["score"] for r in parts] == [r["score"] for r in whole]
+
+
+PIECES = st.sampled_from(
+    [*EXPORT_MARKERS, b'"', b"data", b"object", b"resourceSpans", b"{", b":", b"\xc3\xa9", b"x"]
+)
+
+
+@given(st.lists(PIECES, max_size=12).map(b"".join))
+def test_export_marker_scan_is_a_substring_test(data: bytes) -> None:
+    assert _exportish(data) == any(marker in data for marker in EXPORT_MARKERS)

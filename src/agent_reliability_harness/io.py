@@ -25,6 +25,9 @@ STDIN_NAME = "<stdin>"
 TRACE_SUFFIXES = (".json", ".jsonl")
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _BOM = b"\xef\xbb\xbf"
+# Buffer of a JSONL file read line by line: trace lines are often longer than the default
+# 8 KB buffer, and a line across buffer refills costs ~5x more to read.
+READ_BUFFER = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +321,7 @@ def line_ranges(
     line = number = 1  # first line of the range; line number at `offset`
     last: bytes | None = None  # the last non-blank line before `offset`; None: not known
     try:
-        with path.open("rb") as handle:
+        with path.open("rb", buffering=READ_BUFFER) as handle:
             while True:
                 want = start + target - offset
                 if want > 0:
@@ -360,7 +363,7 @@ def read_line_range(unit: LineRange) -> Iterator[RawUnit | Failure]:
     """The non-blank lines of a LineRange as RawUnits, numbered as in the whole file."""
     name = unit.source_path
     try:
-        with unit.path.open("rb") as handle:
+        with unit.path.open("rb", buffering=READ_BUFFER) as handle:
             handle.seek(unit.start)
             offset, number = unit.start, unit.line
             for raw in handle:
@@ -404,7 +407,7 @@ def _stdin_units(stdin: Any, name: str) -> Iterator[RawUnit]:
 
 def _jsonl_units(path: Path, name: str) -> Iterator[RawUnit | Failure]:
     try:
-        with path.open("rb") as handle:
+        with path.open("rb", buffering=READ_BUFFER) as handle:
             for number, raw in enumerate(handle, start=1):
                 if raw.strip():
                     yield RawUnit(name, raw, line=number)

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 # The api's own per-document steps, so any hook added there (e.g. step positions)
 # applies to streamed and parallel runs too.
@@ -199,7 +201,18 @@ class Totals:
 
 
 def _exportish(data: bytes) -> bool:
-    return any(marker in data for marker in adapters.EXPORT_MARKERS)
+    """Whether any of adapters.EXPORT_MARKERS occurs in the line (one RE2 scan: ~2x
+    faster than three substring searches for a needle that starts with a quote)."""
+    found = _MARKERS.get("re")
+    if found is None:
+        import re2  # noqa: PLC0415 - loaded with the policy's patterns anyway
+
+        pattern = b"|".join(re.escape(marker) for marker in adapters.EXPORT_MARKERS)
+        found = _MARKERS["re"] = re2.compile(pattern).search
+    return found(data) is not None
+
+
+_MARKERS: dict[str, Any] = {}
 
 
 def export_lines_joined(before: bytes, after: bytes) -> bool:
