@@ -27,7 +27,7 @@ import measure  # noqa: E402
 from measure import rss_mb  # noqa: E402
 
 RESULTS = HERE.parent / "BENCHMARK-RESULTS.md"
-REPEAT = 2  # end-to-end runs per size and --jobs value
+REPEAT = 3  # end-to-end runs per size and --jobs value
 
 
 class Report:
