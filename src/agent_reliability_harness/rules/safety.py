@@ -237,6 +237,9 @@ def unsafe_content(ctx: RuleContext) -> RuleResult:
     steps = ctx.facts.steps
     result = RuleResult()
     if patterns.screens and _screened_clean(steps, patterns):  # the usual case
+        # No blob matches. This rule alone makes the safety category, which applies when
+        # its check count is positive and then scores 100 * (checks - 0) / checks = 100
+        # for any count: whether a blob exists is all the score needs, not how many.
         result.checks = 1 if has_blob(steps) else 0
         return result
     for index, step in enumerate(steps):
