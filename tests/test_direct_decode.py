@@ -20,7 +20,7 @@ from agent_reliability_harness.errors import InputError, TraceError
 from agent_reliability_harness.io import decode_json_bytes, iter_units
 from agent_reliability_harness.models import trace as trace_module
 from agent_reliability_harness.models.common import Status
-from agent_reliability_harness.models.trace import Trace, decode_trace_json, parse_trace
+from agent_reliability_harness.models.trace import Step, Trace, decode_trace_json, parse_trace
 from agent_reliability_harness.stream import EncodeOptions, UnitProcessor
 from strategies import traces
 
@@ -47,29 +47,8 @@ def _agrees(data: bytes) -> bool:
 ODD_VALUES = st.sampled_from(
     [None, "", "x", 0, -1, 1.0, -0.0, 2**53, 2**53 + 1, 2**64, 3.0, True, [], {}, [1], {"a": 1}]
 )
-KEYS = st.sampled_from(
-    [
-        "step_id",
-        "type",
-        "tool_name",
-        "arguments",
-        "text",
-        "citations",
-        "latency_ms",
-        "cost_usd",
-        "requires_grounding",
-        "output",
-        "status",
-        "error",
-        "input_tokens",
-        "output_tokens",
-        "metadata",
-        "unknown",
-    ]
-)
-TOP_KEYS = st.sampled_from(
-    ["trace_id", "agent_name", "workflow", "steps", "schema_version", "source", "metadata", "x"]
-)
+KEYS = st.sampled_from([*Step.__struct_fields__, "unknown"])
+TOP_KEYS = st.sampled_from([*Trace.__struct_fields__, "x"])
 
 
 @st.composite

@@ -179,14 +179,15 @@ def decode_json_bytes(data: bytes) -> Any:
     decoder = _fast_decoder()
     if decoder:
         try:
-            return _padded(decoder.decode, data, _PADDING)
+            return padded_call(decoder.decode, data, _PADDING)
         except Exception:  # any refusal: the strict path names the exact problem
             pass
     return decode_json(decode_bytes(data))
 
 
-def _padded(decode: Any, data: bytes, frames: int) -> Any:
-    return decode(data) if frames <= 0 else _padded(decode, data, frames - 1)
+def padded_call(decode: Any, data: bytes, frames: int) -> Any:
+    """`decode(data)` called `frames` Python frames deeper (see the note above _PADDING)."""
+    return decode(data) if frames <= 0 else padded_call(decode, data, frames - 1)
 
 
 def iter_jsonl(

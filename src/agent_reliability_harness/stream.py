@@ -10,7 +10,8 @@ import gc
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+
+import re2
 
 # The api's own per-document steps, so any hook added there (e.g. step positions)
 # applies to streamed and parallel runs too.
@@ -200,19 +201,13 @@ class Totals:
         self.builder.add_many(batch.passed, batch.scores, batch.severities, batch.categories)
 
 
+# Any of adapters.EXPORT_MARKERS, found in one RE2 scan (~2x faster than three substring
+# searches for needles that start with a quote, the commonest byte of JSON).
+_MARKERS = re2.compile(b"|".join(re.escape(marker) for marker in adapters.EXPORT_MARKERS))
+
+
 def _exportish(data: bytes) -> bool:
-    """Whether any of adapters.EXPORT_MARKERS occurs in the line (one RE2 scan: ~2x
-    faster than three substring searches for a needle that starts with a quote)."""
-    found = _MARKERS.get("re")
-    if found is None:
-        import re2  # noqa: PLC0415 - loaded with the policy's patterns anyway
-
-        pattern = b"|".join(re.escape(marker) for marker in adapters.EXPORT_MARKERS)
-        found = _MARKERS["re"] = re2.compile(pattern).search
-    return found(data) is not None
-
-
-_MARKERS: dict[str, Any] = {}
+    return _MARKERS.search(data) is not None
 
 
 def export_lines_joined(before: bytes, after: bytes) -> bool:

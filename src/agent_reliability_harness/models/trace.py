@@ -15,6 +15,7 @@ from msgspec import Meta
 from msgspec.structs import force_setattr
 
 from ..errors import TraceError
+from ..io import padded_call
 from .common import (
     MAX_INT,
     Status,
@@ -93,6 +94,9 @@ class Trace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     def from_dict(cls, data: Any) -> Trace:
         """Parse a canonical trace object; raises TraceError with a precise location."""
         return parse_trace(data)
+
+
+_TRACE_DECODER = msgspec.json.Decoder(Trace)
 
 
 def _fail(where: str, message: str) -> TraceError:
@@ -309,7 +313,7 @@ def _req_str(data: dict[str, Any], key: str) -> str:
 # Both fast paths below accept only what the general parser accepts, giving an equal
 # Trace; they answer None for everything else (unknown keys included), and the general
 # parser then decides, with its exact error for a bad trace.
-_JSON: dict[str, Any] = {}
+_JSON_PADDING = 32
 
 
 def decode_trace_json(data: bytes) -> Trace | None:
@@ -321,21 +325,11 @@ def decode_trace_json(data: bytes) -> Trace | None:
     `_JSON_PADDING` frames deeper than the general path's, so it never accepts a
     nesting depth that path refuses.
     """
-    decoder = _JSON.get("trace")
-    if decoder is None:
-        decoder = _JSON["trace"] = msgspec.json.Decoder(Trace)
     try:
-        trace: Trace = _padded(decoder.decode, data, _JSON_PADDING)
+        trace: Trace = padded_call(_TRACE_DECODER.decode, data, _JSON_PADDING)
     except (msgspec.DecodeError, RecursionError):
         return None
     return trace if _supported(trace) else None
-
-
-_JSON_PADDING = 32
-
-
-def _padded(decode: Any, data: bytes, frames: int) -> Any:
-    return decode(data) if frames <= 0 else _padded(decode, data, frames - 1)
 
 
 def _supported(trace: Trace) -> bool:

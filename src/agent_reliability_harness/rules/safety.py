@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import msgspec
+
 from ..models.common import Category, Severity
 from ..models.trace import Step
 from ..patterns import PatternSet
@@ -122,17 +124,7 @@ _SHORT_ESCAPES = (
     (b"\\f", b"\f"),
 )
 _UNICODE_ESCAPE = b"\\u"
-_ENCODER: list[Any] = []
-
-
-def _encode(value: Any) -> bytes:
-    """msgspec's JSON encoding, the encoder built on first use (msgspec loads slowly)."""
-    if not _ENCODER:
-        import msgspec.json  # noqa: PLC0415 - heavy import, only when evaluating
-
-        _ENCODER.append(msgspec.json.Encoder().encode)
-    encoded: bytes = _ENCODER[0](value)
-    return encoded
+_encode = msgspec.json.Encoder().encode
 
 
 def screen_text(steps: Sequence[Step]) -> tuple[bytes, bytes] | None:
