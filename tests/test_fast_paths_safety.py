@@ -18,14 +18,13 @@ from agent_reliability_harness.models.common import StepType
 from agent_reliability_harness.models.policy import Policy
 from agent_reliability_harness.models.trace import Step, Trace
 from agent_reliability_harness.patterns import PatternSet
-from agent_reliability_harness.rules import RuleContext, TraceFacts
+from agent_reliability_harness.rules import REGISTRY, RuleContext, TraceFacts
 from agent_reliability_harness.rules.base import Hit, RuleResult
 from agent_reliability_harness.rules.safety import (
     blob_texts,
     has_blob,
     screen_text,
     text_blobs,
-    unsafe_content,
 )
 from helpers import make_trace, response, tool_call
 
@@ -118,6 +117,7 @@ def _reference(steps: tuple[Step, ...], patterns: PatternSet) -> RuleResult:
                         f"unsafe pattern '{pattern}' matched in {where}",
                         expected=f"no match for '{pattern}'",
                         observed=where,
+                        step_id=step.step_id,
                     )
                 )
     return result
@@ -149,7 +149,7 @@ def test_fast_decision_never_hides_a_match(steps: tuple[Step, ...], chosen: list
         assert may
     policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": chosen})
     trace = Trace(trace_id="t", agent_name="a", workflow="w", steps=steps)
-    got = unsafe_content(RuleContext(trace, policy, TraceFacts(trace)))
+    got = REGISTRY["ARH-SAF-001"].check(RuleContext(trace, policy, TraceFacts(trace)))
     want = _reference(steps, policy.unsafe_patterns)
     assert got.hits == want.hits
     assert got.failed == want.failed
@@ -191,7 +191,7 @@ def test_values_msgspec_refuses_take_the_exact_path() -> None:
     assert screen_text((odd,)) is None
     policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": ["secret"]})
     trace = Trace(trace_id="t", agent_name="a", workflow="w", steps=(odd,))
-    result = unsafe_content(RuleContext(trace, policy, TraceFacts(trace)))
+    result = REGISTRY["ARH-SAF-001"].check(RuleContext(trace, policy, TraceFacts(trace)))
     assert [h.observed for h in result.hits] == ["output.k"]
 
 
@@ -201,7 +201,7 @@ def test_strings_in_tuples_are_extra_text_only() -> None:
     assert not has_blob((step,))
     policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": ["secret"]})
     trace = Trace(trace_id="t", agent_name="a", workflow="w", steps=(step,))
-    result = unsafe_content(RuleContext(trace, policy, TraceFacts(trace)))
+    result = REGISTRY["ARH-SAF-001"].check(RuleContext(trace, policy, TraceFacts(trace)))
     assert result.hits == [] and result.checks == 0
 
 
@@ -223,7 +223,7 @@ def test_blob_count_is_exact_when_a_pattern_matches() -> None:
     )
     trace = Trace.from_dict(data)
     policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": ["secret"]})
-    result = unsafe_content(RuleContext(trace, policy, TraceFacts(trace)))
+    result = REGISTRY["ARH-SAF-001"].check(RuleContext(trace, policy, TraceFacts(trace)))
     assert result.checks == 4 and result.failed == 1
     assert [h.observed for h in result.hits] == ["arguments.a"]
     assert json.dumps(result.hits[0].message) == json.dumps(

@@ -66,7 +66,7 @@ def _reference(trace: Trace, policy: Policy) -> dict[str, list[Hit]]:
         for name in tool.required_arguments:
             if name not in arguments:
                 message = f"tool '{step.tool_name}' is missing required argument '{name}'"
-                out["ARH-SCH-003"].append(Hit(index, message, expected=name))
+                out["ARH-SCH-003"].append(Hit(index, message, expected=name, step_id=step.step_id))
         for name, value in (step.arguments or {}).items():
             spec = tool.spec_for(name)
             matches = None if spec is None else type_matches(spec.type, value)
@@ -79,12 +79,13 @@ def _reference(trace: Trace, policy: Policy) -> dict[str, list[Hit]]:
                     f"{_arg(step, name)} must be {spec.type} (got {type_name(value)})",
                     expected=spec.type,
                     observed=type_name(value),
+                    step_id=step.step_id,
                 )
             )
     for index, step, name, _value, spec, _matches in table:
         if spec is None:
             out["ARH-SCH-005"].append(
-                Hit(index, f"{_arg(step, name)} is not declared in the policy", observed=name)
+                Hit(index, f"{_arg(step, name)} is not declared in the policy", observed=name, step_id=step.step_id)
             )
     for index, step, name, _value, spec, _matches in table:
         if spec is not None and not spec.known_type:
@@ -93,6 +94,7 @@ def _reference(trace: Trace, policy: Policy) -> dict[str, list[Hit]]:
                     index,
                     f"{_arg(step, name)} declares unknown type '{spec.type}'; type check skipped",
                     observed=spec.type,
+                    step_id=step.step_id,
                 )
             )
     checked = [
@@ -108,6 +110,7 @@ def _reference(trace: Trace, policy: Policy) -> dict[str, list[Hit]]:
                     f"{_arg(step, name)} is not one of the allowed values",
                     expected=list(spec.enum),
                     observed=brief(value),
+                    step_id=step.step_id,
                 )
             )
     for index, step, name, spec, value in checked:
@@ -119,6 +122,7 @@ def _reference(trace: Trace, policy: Policy) -> dict[str, list[Hit]]:
                     f"{_arg(step, name)} does not fully match pattern '{pattern.pattern}'",
                     expected=pattern.pattern,
                     observed=brief(value),
+                    step_id=step.step_id,
                 )
             )
     for index, step, name, spec, value in checked:
@@ -132,6 +136,7 @@ def _reference(trace: Trace, policy: Policy) -> dict[str, list[Hit]]:
                     f"{_arg(step, name)} is below min {spec.min} (got {value})",
                     expected={"min": spec.min},
                     observed=value,
+                    step_id=step.step_id,
                 )
             )
         if spec.max is not None and (nan or value > spec.max):
@@ -141,6 +146,7 @@ def _reference(trace: Trace, policy: Policy) -> dict[str, list[Hit]]:
                     f"{_arg(step, name)} is above max {spec.max} (got {value})",
                     expected={"max": spec.max},
                     observed=value,
+                    step_id=step.step_id,
                 )
             )
     return out

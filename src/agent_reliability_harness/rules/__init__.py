@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..models.common import Category
 from . import budget, completion, flow, grounding, safety, schema, sequence  # noqa: F401
-from .base import REGISTRY, RETIRED_IDS, Hit, Rule, RuleContext, RuleResult
+from .base import REGISTRY, RETIRED_IDS, Hit, Rule, RuleContext, RuleResult, RuleState
 from .facts import TraceFacts
 
 
@@ -26,6 +26,7 @@ __all__ = [
     "Rule",
     "RuleContext",
     "RuleResult",
+    "RuleState",
     "TraceFacts",
     "all_rules",
     "get_rule",

@@ -1,7 +1,15 @@
-"""The rule declaration: one decorated function per rule ID, collected in REGISTRY.
+"""The rule declaration: one decorated function (or class) per rule ID, in REGISTRY.
 
-A check returns a RuleResult (checks counted for scoring, and Hits). A Hit
-carries only location and wording; the engine stamps rule ID, category and
+A rule reads the trace through TraceFacts, which a long trace gets a chunk of
+steps at a time. So a rule has up to two parts: a scan of each chunk (what it
+finds at single steps, and whatever it must carry to the end) and a finish (what
+only the whole trace decides). Three declarations cover them:
+
+- `@rule`: a finish only, `check(ctx) -> RuleResult`, from the trace-wide facts;
+- `@step_rule`: a scan only, `scan(ctx, result)`, adding each chunk's checks and hits;
+- `@stateful_rule`: a class made once per trace, with `scan(ctx)` and `finish(ctx)`.
+
+A Hit carries only location and wording; the engine stamps rule ID, category and
 severity from the declaration, so no rule can drift from the registry.
 """
 
@@ -11,7 +19,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
@@ -34,12 +42,15 @@ RETIRED_IDS: frozenset[str] = frozenset()
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    """What a check found: where (step position, or None for the trace) and what."""
+    """What a check found: where (step position and id, or None for the trace) and what."""
 
     step_index: int | None
     message: str
     expected: Any = None
     observed: Any = None
+    # The id of the step at step_index (the step itself may be gone by the time the
+    # trace is reported, when it is read a chunk at a time).
+    step_id: str | None = None
 
 
 @dataclass(slots=True)
@@ -53,12 +64,32 @@ class RuleResult:
 
 @dataclass(frozen=True, slots=True)
 class RuleContext:
-    trace: Trace
+    """What a rule sees: the trace (None while it is read a chunk at a time), the policy,
+    and the facts (the current chunk and the trace so far; see TraceFacts)."""
+
+    trace: Trace | None
     policy: Policy
     facts: TraceFacts
 
 
 CheckFn = Callable[[RuleContext], RuleResult]
+ScanFn = Callable[[RuleContext, RuleResult], None]
+
+
+class RuleState(Protocol):
+    """The per-trace part of a `@stateful_rule` (the class is called with the policy)."""
+
+    def scan(self, ctx: RuleContext) -> None: ...
+
+    def finish(self, ctx: RuleContext) -> RuleResult: ...
+
+
+def _no_state(_: Policy) -> None:
+    return None
+
+
+def _new_result(_: Policy) -> RuleResult:
+    return RuleResult()
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,13 +102,28 @@ class Rule:
     title: str
     remediation: str
     applies: Callable[[Policy], bool]
-    check: CheckFn
+    # The per-trace state (made once per trace), the scan of each chunk (None: nothing
+    # to scan) and the finish that gives the result.
+    new_state: Callable[[Policy], Any]
+    scan: Callable[[RuleContext, Any], None] | None
+    finish: Callable[[RuleContext, Any], RuleResult]
     # For the one rule whose severity depends on the policy (ARH-GRD-001).
     severity_for: Callable[[Policy], Severity] | None = None
     severity_note: str | None = None
+    # How it was declared: `@rule` (the check itself), `@step_rule` (the scan) or
+    # `@stateful_rule` (the class); the engine calls each kind directly.
+    kind: str = "rule"
+    declared: Any = None
 
     def effective_severity(self, policy: Policy) -> Severity:
         return self.severity if self.severity_for is None else self.severity_for(policy)
+
+    def check(self, ctx: RuleContext) -> RuleResult:
+        """The result for a trace whose facts cover it whole (`TraceFacts(trace)`)."""
+        state = self.new_state(ctx.policy)
+        if self.scan is not None:
+            self.scan(ctx, state)
+        return self.finish(ctx, state)
 
 
 REGISTRY: dict[str, Rule] = {}
@@ -85,6 +131,52 @@ REGISTRY: dict[str, Rule] = {}
 
 def _always(_: Policy) -> bool:
     return True
+
+
+def _check_id(rule_id: str, category: Category) -> None:
+    """Refuse malformed, mis-categorised, duplicate or retired IDs."""
+    match = _ID_PATTERN.fullmatch(rule_id)
+    if match is None:
+        raise ValueError(f"malformed rule ID {rule_id!r}")
+    if _PREFIX[match.group(1)] is not category:
+        raise ValueError(f"rule {rule_id} declared in category {category.value}")
+    if rule_id in REGISTRY or rule_id in RETIRED_IDS:
+        raise ValueError(f"rule ID {rule_id} is already used or retired")
+
+
+def _declare(
+    rule_id: str,
+    category: Category,
+    severity: Severity,
+    *,
+    title: str,
+    remediation: str,
+    applies: Callable[[Policy], bool],
+    severity_for: Callable[[Policy], Severity] | None,
+    severity_note: str | None,
+    new_state: Callable[[Policy], Any],
+    scan: Callable[[RuleContext, Any], None] | None,
+    finish: Callable[[RuleContext, Any], RuleResult],
+    kind: str,
+    declared: Any,
+) -> None:
+    """Register a rule (its ID was checked by `_check_id` when it was declared)."""
+    _check_id(rule_id, category)
+    REGISTRY[rule_id] = Rule(
+        rule_id=rule_id,
+        category=category,
+        severity=severity,
+        title=title,
+        remediation=remediation,
+        applies=applies,
+        new_state=new_state,
+        scan=scan,
+        finish=finish,
+        severity_for=severity_for,
+        severity_note=severity_note,
+        kind=kind,
+        declared=declared,
+    )
 
 
 def rule(
@@ -98,28 +190,85 @@ def rule(
     severity_for: Callable[[Policy], Severity] | None = None,
     severity_note: str | None = None,
 ) -> Callable[[CheckFn], CheckFn]:
-    """Declare a rule; refuses malformed, mis-categorised, duplicate or retired IDs."""
-    match = _ID_PATTERN.fullmatch(rule_id)
-    if match is None:
-        raise ValueError(f"malformed rule ID {rule_id!r}")
-    if _PREFIX[match.group(1)] is not category:
-        raise ValueError(f"rule {rule_id} declared in category {category.value}")
-    if rule_id in REGISTRY or rule_id in RETIRED_IDS:
-        raise ValueError(f"rule ID {rule_id} is already used or retired")
+    """Declare a rule decided by the trace-wide facts alone: `check(ctx) -> RuleResult`."""
+    _check_id(rule_id, category)
 
     def register(check: CheckFn) -> CheckFn:
-        REGISTRY[rule_id] = Rule(
-            rule_id=rule_id,
-            category=category,
-            severity=severity,
-            title=title,
-            remediation=remediation,
-            applies=applies,
-            check=check,
-            severity_for=severity_for,
-            severity_note=severity_note,
-        )
+        def finish(ctx: RuleContext, _: None) -> RuleResult:
+            return check(ctx)
+
+        _declare(
+            rule_id, category, severity, title=title, remediation=remediation,
+            applies=applies, severity_for=severity_for, severity_note=severity_note,
+            new_state=_no_state, scan=None, finish=finish, kind="rule", declared=check,
+        )  # fmt: skip
         return check
+
+    return register
+
+
+def _result(_: RuleContext, result: RuleResult) -> RuleResult:
+    return result
+
+
+def step_rule(
+    rule_id: str,
+    category: Category,
+    severity: Severity,
+    *,
+    title: str,
+    remediation: str,
+    applies: Callable[[Policy], bool] = _always,
+    severity_for: Callable[[Policy], Severity] | None = None,
+    severity_note: str | None = None,
+) -> Callable[[ScanFn], ScanFn]:
+    """Declare a rule decided step by step: `scan(ctx, result)` adds each chunk's checks
+    and hits to the trace's result."""
+    _check_id(rule_id, category)
+
+    def register(scan: ScanFn) -> ScanFn:
+        _declare(
+            rule_id, category, severity, title=title, remediation=remediation,
+            applies=applies, severity_for=severity_for, severity_note=severity_note,
+            new_state=_new_result, scan=scan, finish=_result, kind="step", declared=scan,
+        )  # fmt: skip
+        return scan
+
+    return register
+
+
+_StateT = TypeVar("_StateT", bound=type)
+
+
+def _state_scan(ctx: RuleContext, state: RuleState) -> None:
+    state.scan(ctx)
+
+
+def _state_finish(ctx: RuleContext, state: RuleState) -> RuleResult:
+    return state.finish(ctx)
+
+
+def stateful_rule(
+    rule_id: str,
+    category: Category,
+    severity: Severity,
+    *,
+    title: str,
+    remediation: str,
+    applies: Callable[[Policy], bool] = _always,
+) -> Callable[[_StateT], _StateT]:
+    """Declare a rule that carries state from chunk to chunk: a class made per trace with
+    the policy, with `scan(ctx)` per chunk and `finish(ctx) -> RuleResult`."""
+    _check_id(rule_id, category)
+
+    def register(cls: _StateT) -> _StateT:
+        _declare(
+            rule_id, category, severity, title=title, remediation=remediation,
+            applies=applies, severity_for=None, severity_note=None,
+            new_state=cls, scan=_state_scan, finish=_state_finish, kind="stateful",
+            declared=cls,
+        )  # fmt: skip
+        return cls
 
     return register
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
-from .base import Hit, RuleContext, RuleResult, rule
+from .base import Hit, RuleContext, RuleResult, rule, step_rule
 from .facts import json_number
 
 BUDGET = Category.BUDGET
@@ -17,7 +17,7 @@ def _limit(value: float) -> Decimal:
     return Decimal(value) if isinstance(value, int) else Decimal(repr(value))
 
 
-@rule(
+@step_rule(
     "ARH-BUD-001",
     BUDGET,
     ERROR,
@@ -26,11 +26,10 @@ def _limit(value: float) -> Decimal:
     "max_step_latency_ms.",
     applies=lambda p: p.budgets.max_step_latency_ms is not None,
 )
-def step_latency(ctx: RuleContext) -> RuleResult:
+def step_latency(ctx: RuleContext, result: RuleResult) -> None:
     limit = ctx.policy.budgets.max_step_latency_ms
     assert limit is not None
-    result = RuleResult()
-    for index, step in enumerate(ctx.facts.steps):
+    for index, step in enumerate(ctx.facts.steps, ctx.facts.start):
         latency = step.latency_ms
         if latency is None:
             continue
@@ -43,9 +42,9 @@ def step_latency(ctx: RuleContext) -> RuleResult:
                     f"step latency {latency} ms exceeds max_step_latency_ms {limit}",
                     expected=limit,
                     observed=latency,
+                    step_id=step.step_id,
                 )
             )
-    return result
 
 
 def _total_check(

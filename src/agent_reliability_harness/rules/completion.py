@@ -18,12 +18,11 @@ COMPLETION = Category.COMPLETION
 )
 def no_final_response(ctx: RuleContext) -> RuleResult:
     result = RuleResult(checks=1)
-    steps = ctx.facts.steps
-    if not steps:
+    last = ctx.facts.last_step
+    if last is None:
         result.failed = 1
         result.hits.append(Hit(None, "trace has no steps, so no final response"))
         return result
-    last = steps[-1]
     problem = None
     if not last.is_model_response:
         problem = f"last step is a {last.type.value}, not a model_response"
@@ -33,7 +32,7 @@ def no_final_response(ctx: RuleContext) -> RuleResult:
         problem = "last step is a model_response with blank text"
     if problem is not None:
         result.failed = 1
-        result.hits.append(Hit(len(steps) - 1, problem))
+        result.hits.append(Hit(ctx.facts.step_count - 1, problem, step_id=last.step_id))
     return result
 
 
@@ -49,14 +48,14 @@ def too_many_steps(ctx: RuleContext) -> RuleResult:
     limit = ctx.policy.completion.max_steps
     assert limit is not None
     result = RuleResult(checks=1)
-    if len(ctx.facts.steps) > limit:
+    if ctx.facts.step_count > limit:
         result.failed = 1
         result.hits.append(
             Hit(
                 None,
-                f"trace has {len(ctx.facts.steps)} steps (max_steps {limit})",
+                f"trace has {ctx.facts.step_count} steps (max_steps {limit})",
                 expected=limit,
-                observed=len(ctx.facts.steps),
+                observed=ctx.facts.step_count,
             )
         )
     return result

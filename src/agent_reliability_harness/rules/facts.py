@@ -7,14 +7,17 @@ stays linear in the number of steps.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
 import msgspec
 
-from ..models.common import Status, StepType
+from ..models.common import StepType
 from ..models.trace import Step, Trace
+
+
+_ZERO = Decimal(0)
 
 
 def _exact(value: float) -> Decimal:
@@ -27,9 +30,8 @@ def _exact(value: float) -> Decimal:
 _EXACT_DECIMAL_INT = 10**28
 
 
-def _decimal_sum(values: Iterable[float | None]) -> Decimal:
-    """The recorded values summed in order, in Decimal, as written in the trace."""
-    total = Decimal(0)
+def _decimal_sum(values: Iterable[float | None], total: Decimal = _ZERO) -> Decimal:
+    """The recorded values added in order to `total`, in Decimal, as written in the trace."""
     for value in values:
         if value is not None:
             total += _exact(value)
@@ -43,9 +45,9 @@ def json_number(value: Decimal | int | None) -> float | int | None:
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-def _cost_sum(steps: Iterable[Step]) -> Decimal | None:
-    """The recorded costs summed in Decimal, as written in the trace (None: none recorded)."""
-    cost: Decimal | None = None
+def _cost_sum(steps: Iterable[Step], cost: Decimal | None = None) -> Decimal | None:
+    """The recorded costs added in order to `cost`, in Decimal, as written in the trace
+    (None: none recorded and no `cost`)."""
     for step in steps:
         if step.cost_usd is not None:
             cost = (cost or Decimal(0)) + _exact(step.cost_usd)
@@ -142,44 +144,94 @@ _TOOL_CALL = StepType.TOOL_CALL
 
 
 class TraceFacts:
-    """Indexes of one trace, built once and shared by every rule."""
+    """Indexes of one trace, shared by every rule, built a chunk of steps at a time.
+
+    `TraceFacts(trace)` covers a whole trace at once. For a trace read a chunk at a time
+    (`TraceFacts()`, then `add` per chunk and `close`), the chunk fields (`steps`,
+    `start`, `calls`, `grounded`, `memo`) describe the current chunk while the rules scan
+    it, and the trace fields (counts, first and last calls, totals) what was added so far;
+    after `close` every trace field is final.
+    """
 
     __slots__ = (
-        "_groups",
+        "_cost_decimal",
+        "_cost_units",
+        "_latency_decimal",
+        "_latency_whole",
         "calls",
         "cited_grounded",
+        "complete",
         "cost_total",
         "counts",
         "first_call",
+        "first_call_id",
         "grounded",
+        "grounded_count",
         "last_call",
+        "last_step",
         "latency_steps",
         "latency_total",
         "memo",
+        "start",
+        "step_count",
         "steps",
         "token_total",
         "tool_call_count",
+        "unnamed_calls",
     )
 
-    def __init__(self, trace: Trace) -> None:
-        # The loop keeps its counters and tables in locals (cheaper than attributes).
-        self.steps: tuple[Step, ...] = trace.steps
-        # (position, step) of every tool_call that names a tool.
-        self.calls: list[tuple[int, Step]] = []
+    def __init__(self, trace: Trace | None = None) -> None:
         self.counts: dict[str, int] = {}
         self.first_call: dict[str, int] = {}
+        self.first_call_id: dict[str, str] = {}  # the step id at first_call
         self.last_call: dict[str, int] = {}
-        self.grounded: list[int] = []
-        add_call, add_grounded = self.calls.append, self.grounded.append
+        self.tool_call_count = self.cited_grounded = self.grounded_count = 0
+        self.latency_steps = self.step_count = 0
+        self.last_step: Step | None = None
+        self.token_total: int | None = None
+        # Exact running totals: an int (latency in ms, cost in units of 10**-_COST_DIGITS
+        # USD) while every value allows it, else a Decimal summed value by value.
+        self._latency_whole = 0
+        self._latency_decimal: Decimal | None = None
+        self._cost_units: int | None = None  # None: no cost recorded yet
+        self._cost_decimal: Decimal | None = None
+        self.latency_total: Decimal | None = None
+        self.cost_total: Decimal | None = None
+        self.complete = False
+        self.steps: Sequence[Step] = ()
+        self.start = 0
+        self.calls: list[tuple[int, Step]] = []
+        self.grounded: list[tuple[int, Step]] = []
+        self.unnamed_calls = 0
+        self.memo: dict[Any, Any] = {}
+        if trace is not None:
+            self.add(trace.steps, complete=True)
+            self.close()
+
+    def add(self, steps: Sequence[Step], complete: bool = False) -> None:
+        """Index the next chunk of steps. `complete`: the chunk is the whole trace, so the
+        trace fields are already final while the rules scan it."""
+        start = self.start = self.step_count
+        self.steps = steps
+        self.complete = complete
+        self.memo = {}
+        # (position, step) of every tool_call that names a tool, and of every response
+        # that requires grounding, in this chunk.
+        calls: list[tuple[int, Step]] = []
+        grounded: list[tuple[int, Step]] = []
+        self.calls, self.grounded = calls, grounded
+        add_call, add_grounded = calls.append, grounded.append
+        # The loop keeps its counters and tables in locals (cheaper than attributes).
         counts, first_call, last_call = self.counts, self.first_call, self.last_call
-        tool_call_count = cited_grounded = latency_steps = 0
+        first_call_id = self.first_call_id
+        tool_calls = cited_grounded = latency_steps = 0
         whole_latency = 0  # integer latencies summed as int: exact, and no Decimal per step
         float_latency = False
         cost_recorded = False
         cost_units = 0  # the costs in units of 10**-_COST_DIGITS, while all are on the fast path
         cost_exact = True
         tokens: int | None = None
-        for index, step in enumerate(trace.steps):
+        for index, step in enumerate(steps, start):
             step_latency = step.latency_ms
             if step_latency is not None:
                 latency_steps += 1
@@ -204,7 +256,7 @@ class TraceFacts:
             if input_tokens is not None or output_tokens is not None:
                 tokens = (tokens or 0) + (input_tokens or 0) + (output_tokens or 0)
             if step.type is _TOOL_CALL:
-                tool_call_count += 1
+                tool_calls += 1
                 name = step.tool_name
                 if name:
                     add_call((index, step))
@@ -212,54 +264,91 @@ class TraceFacts:
                     if count is None:
                         counts[name] = 1
                         first_call[name] = index
+                        first_call_id[name] = step.step_id
                     else:
                         counts[name] = count + 1
                     last_call[name] = index
             elif step.requires_grounding:
-                add_grounded(index)
+                add_grounded((index, step))
                 if step.citations:
                     cited_grounded += 1
-        self.tool_call_count = tool_call_count
-        self.cited_grounded = cited_grounded
-        self.latency_steps = latency_steps
-        self.latency_total: Decimal | None = None
-        if self.latency_steps:
-            if float_latency or whole_latency >= _EXACT_DECIMAL_INT:
-                self.latency_total = _decimal_sum(s.latency_ms for s in trace.steps)
-            else:  # what the Decimal sum gives while no partial sum needs rounding
-                self.latency_total = Decimal(whole_latency)
-        self.cost_total: Decimal | None = None
-        if cost_recorded:
-            if cost_exact and cost_units < _EXACT_DECIMAL_INT:
-                self.cost_total = Decimal(cost_units).scaleb(-_COST_DIGITS)
+        if steps:
+            self.last_step = steps[-1]
+        self.step_count = start + len(steps)
+        self.tool_call_count += tool_calls
+        self.unnamed_calls = tool_calls - len(calls)
+        self.cited_grounded += cited_grounded
+        self.grounded_count += len(grounded)
+        self.latency_steps += latency_steps
+        if tokens is not None:
+            self.token_total = (self.token_total or 0) + tokens
+        # The running totals stay exact ints while the Decimal sum of the same values
+        # would be too (no float seen, every partial sum below 10**28); from the first
+        # chunk where that ends, the values are added one by one in Decimal, continuing
+        # from the exact partial sum, which is the Decimal sum's own partial sum there.
+        if latency_steps:
+            if self._latency_decimal is None and not (
+                float_latency or self._latency_whole + whole_latency >= _EXACT_DECIMAL_INT
+            ):
+                self._latency_whole += whole_latency
             else:
-                self.cost_total = _cost_sum(trace.steps)
-        self.token_total = tokens
-        self._groups: dict[tuple[str, str], list[int]] | None = None
-        # Derived tables a rule module builds once per trace and shares between its rules.
-        self.memo: dict[Any, Any] = {}
+                if self._latency_decimal is None:
+                    self._latency_decimal = Decimal(self._latency_whole)
+                self._latency_decimal = _decimal_sum(
+                    (s.latency_ms for s in steps), self._latency_decimal
+                )
+        if cost_recorded:
+            running = self._cost_units
+            if (
+                self._cost_decimal is None
+                and cost_exact
+                and (running or 0) + cost_units < _EXACT_DECIMAL_INT
+            ):
+                self._cost_units = (running or 0) + cost_units
+            else:
+                if self._cost_decimal is None:
+                    self._cost_decimal = (
+                        Decimal(running).scaleb(-_COST_DIGITS) if running is not None else None
+                    )
+                self._cost_decimal = _cost_sum(steps, self._cost_decimal)
+
+    def close(self) -> None:
+        """Make the totals final (after the last chunk)."""
+        if self.latency_steps:
+            self.latency_total = (
+                self._latency_decimal
+                if self._latency_decimal is not None
+                else Decimal(self._latency_whole)
+            )
+        if self._cost_decimal is not None:
+            self.cost_total = self._cost_decimal
+        elif self._cost_units is not None:
+            self.cost_total = Decimal(self._cost_units).scaleb(-_COST_DIGITS)
 
     @property
     def citation_coverage(self) -> float | None:
-        if not self.grounded:
+        if not self.grounded_count:
             return None
-        return self.cited_grounded / len(self.grounded)
+        return self.cited_grounded / self.grounded_count
 
-    def groups(self) -> dict[tuple[str, str], list[int]]:
-        """Named tool calls grouped by (tool, argument identity), in first-call order
-        (the identity of a tool called only once is left "")."""
-        if self._groups is None:
-            groups: dict[tuple[str, str], list[int]] = {}
-            counts = self.counts
+    def keyed_calls(self) -> list[tuple[int, Step, tuple[str, str]]]:
+        """The chunk's named tool calls with their group key (tool, argument identity):
+        calls with equal keys made identical attempts. Computed once per chunk."""
+        keyed: list[tuple[int, Step, tuple[str, str]]] | None = self.memo.get(_KEYED)
+        if keyed is None:
+            counts = self.counts if self.complete else None
+            keyed = []
             for index, step in self.calls:
                 tool = step.tool_name or ""
-                # A tool called once is a group of its own, whatever its arguments: its
-                # identity is never compared, so it is not computed ("" is no JSON text).
-                identity = argument_identity(step.arguments) if counts[tool] > 1 else ""
-                key = (tool, identity)
-                groups.setdefault(key, []).append(index)
-            self._groups = groups
-        return self._groups
+                # A tool called once in the whole trace is a group of its own, whatever its
+                # arguments: its identity is never compared, so it is not computed ("" is no
+                # JSON text). Only a complete trace knows that.
+                if counts is not None and counts[tool] == 1:
+                    keyed.append((index, step, (tool, "")))
+                else:
+                    keyed.append((index, step, (tool, argument_identity(step.arguments))))
+            self.memo[_KEYED] = keyed
+        return keyed
 
-    def failed(self, index: int) -> bool:
-        return self.steps[index].status is Status.ERROR
+
+_KEYED = "facts.keyed_calls"

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from ..models.common import Category, Severity, Status
-from .base import Hit, RuleContext, RuleResult, rule
+from ..models.policy import Policy
+from ..models.trace import Step
+from .base import Hit, RuleContext, RuleResult, stateful_rule
 
 FLOW = Category.FLOW
 ERROR = Severity.ERROR
+_FAILED = Status.ERROR
 
 
-@rule(
+@stateful_rule(
     "ARH-FLW-001",
     FLOW,
     ERROR,
@@ -17,26 +20,55 @@ ERROR = Severity.ERROR
     remediation="Retry a failed tool call (or handle the failure explicitly) before moving on.",
     applies=lambda p: p.error_handling.require_retry_on_error,
 )
-def no_retry_after_error(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
-    last = ctx.facts.last_call
-    for index, step in ctx.facts.calls:
-        if step.status is not Status.ERROR:  # ctx.facts.failed(index), inlined
-            continue
-        result.checks += 1
-        if last[step.tool_name or ""] == index:
-            result.failed += 1
+class NoRetryAfterError:
+    """One check per failed call; a hit when it was the tool's last call. Kept per tool:
+    the hit its latest call would make, while that call failed."""
+
+    __slots__ = ("checks", "pending")
+
+    def __init__(self, _: Policy) -> None:
+        self.checks = 0
+        self.pending: dict[str, tuple[int, Step]] = {}  # per tool: its latest call, failed
+
+    def scan(self, ctx: RuleContext) -> None:
+        pending = self.pending
+        for index, step in ctx.facts.calls:
+            if step.status is not _FAILED:
+                if pending:
+                    pending.pop(step.tool_name or "", None)
+                continue
+            self.checks += 1
+            pending[step.tool_name or ""] = (index, step)
+
+    def finish(self, ctx: RuleContext) -> RuleResult:
+        result = RuleResult(checks=self.checks, failed=len(self.pending))
+        for index, step in sorted(self.pending.values(), key=_position):
             result.hits.append(
                 Hit(
                     index,
                     f"tool '{step.tool_name}' failed and was never called again",
                     observed=step.error,
+                    step_id=step.step_id,
                 )
             )
-    return result
+        return result
 
 
-@rule(
+def _position(call: tuple[int, Step]) -> int:
+    return call[0]
+
+
+_SIDE_EFFECT: list[tuple[Policy, frozenset[str]]] = []
+
+
+def _side_effect_tools(policy: Policy) -> frozenset[str]:
+    """The policy's side-effect tools, worked out once per policy (the last one is kept)."""
+    if not _SIDE_EFFECT or _SIDE_EFFECT[0][0] is not policy:
+        _SIDE_EFFECT[:] = [(policy, policy.side_effect_tools)]
+    return _SIDE_EFFECT[0][1]
+
+
+@stateful_rule(
     "ARH-FLW-002",
     FLOW,
     ERROR,
@@ -45,27 +77,47 @@ def no_retry_after_error(ctx: RuleContext) -> RuleResult:
     "arguments, or give up and report).",
     applies=lambda p: p.error_handling.max_attempts is not None,
 )
-def retry_storm(ctx: RuleContext) -> RuleResult:
-    limit = ctx.policy.error_handling.max_attempts
-    assert limit is not None
-    result = RuleResult()
-    for (tool, _), indices in ctx.facts.groups().items():
-        result.checks += 1
-        if len(indices) > limit:
-            result.failed += 1
+class RetryStorm:
+    """One check per group of identical calls (same tool, same arguments); a hit at the
+    first call beyond max_attempts. Kept: each group's call count, in first-call order,
+    and the position and id of that call once a group reaches it."""
+
+    __slots__ = ("counts", "limit", "over")
+
+    def __init__(self, policy: Policy) -> None:
+        limit = policy.error_handling.max_attempts
+        assert limit is not None
+        self.limit = limit
+        self.counts: dict[tuple[str, str], int] = {}
+        self.over: dict[tuple[str, str], tuple[int, str]] = {}
+
+    def scan(self, ctx: RuleContext) -> None:
+        counts, limit = self.counts, self.limit
+        for index, step, key in ctx.facts.keyed_calls():
+            count = counts.get(key, 0) + 1
+            counts[key] = count
+            if count == limit + 1:
+                self.over[key] = (index, step.step_id)
+
+    def finish(self, ctx: RuleContext) -> RuleResult:
+        result = RuleResult(checks=len(self.counts), failed=len(self.over))
+        limit = self.limit
+        for key, (index, step_id) in self.over.items():
+            count = self.counts[key]
             result.hits.append(
                 Hit(
-                    indices[limit],
-                    f"tool '{tool}' was called {len(indices)} times with "
+                    index,
+                    f"tool '{key[0]}' was called {count} times with "
                     f"identical arguments (max_attempts {limit})",
                     expected=limit,
-                    observed=len(indices),
+                    observed=count,
+                    step_id=step_id,
                 )
             )
-    return result
+        return result
 
 
-@rule(
+@stateful_rule(
     "ARH-FLW-003",
     FLOW,
     ERROR,
@@ -74,27 +126,40 @@ def retry_storm(ctx: RuleContext) -> RuleResult:
     "calling again with the same arguments.",
     applies=lambda p: any(t.side_effect for t in p.allowed_tools.values()),
 )
-def duplicate_side_effect(ctx: RuleContext) -> RuleResult:
-    side_effect = {name for name, t in ctx.policy.allowed_tools.items() if t.side_effect}
-    result = RuleResult()
-    for (tool, _), indices in ctx.facts.groups().items():
-        if tool not in side_effect:
-            continue
-        result.checks += 1
-        succeeded_at: int | None = None
-        duplicates = 0
-        for index in indices:
-            if succeeded_at is not None:
-                duplicates += 1
-                result.hits.append(
+class DuplicateSideEffect:
+    """One check per group of identical calls of a side-effect tool; a hit at each call
+    after the group's first success. Kept per group: the id of that success (None
+    before it) and whether the group repeated it."""
+
+    __slots__ = ("groups", "hits", "repeated", "side_effect")
+
+    def __init__(self, policy: Policy) -> None:
+        self.side_effect = _side_effect_tools(policy)
+        self.groups: dict[tuple[str, str], str | None] = {}
+        self.repeated: set[tuple[str, str]] = set()
+        self.hits: list[Hit] = []
+
+    def scan(self, ctx: RuleContext) -> None:
+        side_effect, groups = self.side_effect, self.groups
+        for index, step, key in ctx.facts.keyed_calls():
+            tool = key[0]
+            if tool not in side_effect:
+                continue
+            succeeded = groups.get(key)
+            if succeeded is not None:
+                self.repeated.add(key)
+                self.hits.append(
                     Hit(
                         index,
                         f"side-effect tool '{tool}' was called again with identical "
-                        f"arguments after it succeeded at step "
-                        f"'{ctx.facts.steps[succeeded_at].step_id}'",
+                        f"arguments after it succeeded at step '{succeeded}'",
+                        step_id=step.step_id,
                     )
                 )
-            elif not ctx.facts.failed(index):
-                succeeded_at = index
-        result.failed += duplicates > 0
-    return result
+            elif step.status is not _FAILED:
+                groups[key] = step.step_id
+            elif key not in groups:
+                groups[key] = None
+
+    def finish(self, ctx: RuleContext) -> RuleResult:
+        return RuleResult(checks=len(self.groups), failed=len(self.repeated), hits=self.hits)

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
-from .base import Hit, RuleContext, RuleResult, rule
+from .base import Hit, RuleContext, RuleResult, rule, step_rule
 
 GROUNDING = Category.GROUNDING
 
@@ -17,7 +17,7 @@ def _grd001_severity(policy: Policy) -> Severity:
     return Severity.ERROR if policy.grounding.require_citations else Severity.WARNING
 
 
-@rule(
+@step_rule(
     "ARH-GRD-001",
     GROUNDING,
     Severity.ERROR,
@@ -26,13 +26,12 @@ def _grd001_severity(policy: Policy) -> Severity:
     severity_for=_grd001_severity,
     severity_note="error when grounding.require_citations is true, else warning",
 )
-def missing_citations(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
-    steps = ctx.facts.steps
-    for index in ctx.facts.grounded:
-        if not steps[index].citations:
-            result.hits.append(Hit(index, "response requires grounding but has no citations"))
-    return result
+def missing_citations(ctx: RuleContext, result: RuleResult) -> None:
+    for index, step in ctx.facts.grounded:
+        if not step.citations:
+            result.hits.append(
+                Hit(index, "response requires grounding but has no citations", step_id=step.step_id)
+            )
 
 
 @rule(
@@ -48,7 +47,7 @@ def low_coverage(ctx: RuleContext) -> RuleResult:
     coverage = ctx.facts.citation_coverage
     result = RuleResult()
     if coverage is not None and minimum is not None and coverage < minimum:
-        cited, grounded = ctx.facts.cited_grounded, len(ctx.facts.grounded)
+        cited, grounded = ctx.facts.cited_grounded, ctx.facts.grounded_count
         result.hits.append(
             Hit(
                 None,
@@ -110,7 +109,7 @@ def citation_problem(citation: Any) -> str | None:
     return "has neither a url nor a non-blank source"
 
 
-@rule(
+@step_rule(
     "ARH-GRD-003",
     GROUNDING,
     Severity.ERROR,
@@ -118,11 +117,9 @@ def citation_problem(citation: Any) -> str | None:
     remediation="Give each citation an http(s) url with a host, or a non-blank source.",
     applies=lambda p: p.grounding.require_valid_citation_urls,
 )
-def invalid_citation(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
-    steps = ctx.facts.steps
-    for index in ctx.facts.grounded:
-        for position, citation in enumerate(steps[index].citations):
+def invalid_citation(ctx: RuleContext, result: RuleResult) -> None:
+    for index, step in ctx.facts.grounded:
+        for position, citation in enumerate(step.citations):
             problem = citation_problem(citation)
             if problem is not None:
                 shown = citation.get("url") if isinstance(citation, dict) else citation
@@ -131,6 +128,6 @@ def invalid_citation(ctx: RuleContext) -> RuleResult:
                         index,
                         f"citation [{position}] {problem}",
                         observed=shown if isinstance(shown, str | int | float) else None,
+                        step_id=step.step_id,
                     )
                 )
-    return result

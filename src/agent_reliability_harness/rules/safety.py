@@ -14,7 +14,8 @@ import msgspec
 from ..models.common import Category, Severity
 from ..models.trace import Step
 from ..patterns import PatternSet
-from .base import Hit, RuleContext, RuleResult, rule
+from ..models.policy import Policy
+from .base import Hit, RuleContext, RuleResult, stateful_rule
 
 
 def _strings(value: Any, root: str) -> Iterator[tuple[str, str]]:
@@ -215,7 +216,7 @@ def _screened_clean(steps: Sequence[Step], patterns: PatternSet) -> bool:
     return True
 
 
-@rule(
+@stateful_rule(
     "ARH-SAF-001",
     Category.SAFETY,
     Severity.ERROR,
@@ -224,28 +225,51 @@ def _screened_clean(steps: Sequence[Step], patterns: PatternSet) -> bool:
     "filters, tool guards), or narrow the pattern if it is a false positive.",
     applies=lambda p: bool(p.unsafe_patterns),
 )
-def unsafe_content(ctx: RuleContext) -> RuleResult:
-    patterns = ctx.policy.unsafe_patterns
-    steps = ctx.facts.steps
-    result = RuleResult()
-    if patterns.screens and _screened_clean(steps, patterns):  # the usual case
-        # No blob matches. This rule alone makes the safety category, which applies when
-        # its check count is positive and then scores 100 * (checks - 0) / checks = 100
-        # for any count: whether a blob exists is all the score needs, not how many.
-        result.checks = 1 if has_blob(steps) else 0
-        return result
-    for index, step in enumerate(steps):
-        for where, blob in text_blobs(step):
-            result.checks += 1
-            for match in patterns.matches(blob):
-                pattern = patterns.patterns[match]
-                result.failed += 1
-                result.hits.append(
-                    Hit(
-                        index,
-                        f"unsafe pattern '{pattern}' matched in {where}",
-                        expected=f"no match for '{pattern}'",
-                        observed=where,
+class UnsafeContent:
+    """One check per text blob, a hit per pattern that matches one. Chunks that the
+    screen shows clean only count their blobs; the others are checked blob by blob."""
+
+    __slots__ = ("blobs", "checked", "patterns", "result")
+
+    def __init__(self, policy: Policy) -> None:
+        self.patterns = policy.unsafe_patterns
+        self.result = RuleResult()
+        self.blobs = 0  # blobs of the chunks screened clean
+        self.checked = False  # whether any chunk was checked blob by blob
+
+    def scan(self, ctx: RuleContext) -> None:
+        patterns, facts, result = self.patterns, ctx.facts, self.result
+        steps = facts.steps
+        if patterns.screens and _screened_clean(steps, patterns):  # the usual case
+            if facts.complete:
+                # No blob matches. This rule alone makes the safety category, which applies
+                # when its check count is positive and then scores 100 * (checks - 0) /
+                # checks = 100 for any count: whether a blob exists is all the score needs.
+                self.blobs = 1 if has_blob(steps) else 0
+            else:  # a later chunk may match, and then the score needs every blob counted
+                self.blobs += sum(len(blob_texts(step)) for step in steps)
+            return
+        self.checked = True
+        for index, step in enumerate(steps, facts.start):
+            for where, blob in text_blobs(step):
+                result.checks += 1
+                for match in patterns.matches(blob):
+                    pattern = patterns.patterns[match]
+                    result.failed += 1
+                    result.hits.append(
+                        Hit(
+                            index,
+                            f"unsafe pattern '{pattern}' matched in {where}",
+                            expected=f"no match for '{pattern}'",
+                            observed=where,
+                            step_id=step.step_id,
+                        )
                     )
-                )
-    return result
+
+    def finish(self, ctx: RuleContext) -> RuleResult:
+        result = self.result
+        if not self.checked:  # every chunk screened clean: one check if any blob exists
+            result.checks = 1 if self.blobs else 0
+        else:
+            result.checks += self.blobs
+        return result

@@ -9,7 +9,7 @@ from typing import Any
 from ..models.common import Category, Severity, type_name
 from ..models.policy import ArgSpec, Policy, ToolSchema
 from ..models.trace import Step
-from .base import Hit, RuleContext, RuleResult, brief, rule
+from .base import Hit, RuleContext, RuleResult, brief, stateful_rule, step_rule
 
 SCHEMA = Category.SCHEMA
 ERROR = Severity.ERROR
@@ -94,8 +94,8 @@ def _compiled_tools(policy: Policy) -> _Compiled:
 _ARGUMENT_RULES = tuple(f"ARH-SCH-00{i}" for i in range(3, 10))
 
 
-def _argument_hits(ctx: RuleContext, rule_id: str) -> RuleResult:
-    """The hits of one of SCH-003..009, all found in one pass per trace and policy.
+def _argument_hits(ctx: RuleContext, result: RuleResult, rule_id: str) -> None:
+    """Add the chunk's hits of one of SCH-003..009, all found in one pass per chunk.
 
     The pass visits listed calls in order and, per call, the required names (SCH-003)
     then the arguments in order, exactly as each rule alone would: every rule's own
@@ -106,7 +106,7 @@ def _argument_hits(ctx: RuleContext, rule_id: str) -> RuleResult:
     if found is None:
         found = _find_argument_hits(ctx)
         ctx.facts.memo[key] = found
-    return RuleResult(hits=list(found[rule_id]))
+    result.hits.extend(found[rule_id])
 
 
 def _find_argument_hits(ctx: RuleContext) -> dict[str, list[Hit]]:
@@ -126,6 +126,7 @@ def _find_argument_hits(ctx: RuleContext) -> dict[str, list[Hit]]:
                         index,
                         f"tool '{step.tool_name}' is missing required argument '{name}'",
                         expected=name,
+                        step_id=step.step_id,
                     )
                 )
         if not arguments:
@@ -134,7 +135,7 @@ def _find_argument_hits(ctx: RuleContext) -> dict[str, list[Hit]]:
             check = checks.get(name)
             if check is None:
                 undeclared.append(
-                    Hit(index, f"{_arg(step, name)} is not declared in the policy", observed=name)
+                    Hit(index, f"{_arg(step, name)} is not declared in the policy", observed=name, step_id=step.step_id)
                 )
                 continue
             spec = check.spec
@@ -145,6 +146,7 @@ def _find_argument_hits(ctx: RuleContext) -> dict[str, list[Hit]]:
                         f"{_arg(step, name)} declares unknown type '{spec.type}'; type check "
                         "skipped",
                         observed=spec.type,
+                        step_id=step.step_id,
                     )
                 )
             type_check = check.type_check
@@ -155,6 +157,7 @@ def _find_argument_hits(ctx: RuleContext) -> dict[str, list[Hit]]:
                         f"{_arg(step, name)} must be {spec.type} (got {type_name(value)})",
                         expected=spec.type,
                         observed=type_name(value),
+                        step_id=step.step_id,
                     )
                 )
                 continue
@@ -172,6 +175,7 @@ def _find_argument_hits(ctx: RuleContext) -> dict[str, list[Hit]]:
                         f"{_arg(step, name)} is not one of the allowed values",
                         expected=list(enum),
                         observed=brief(value),
+                        step_id=step.step_id,
                     )
                 )
             pattern = spec.pattern
@@ -182,6 +186,7 @@ def _find_argument_hits(ctx: RuleContext) -> dict[str, list[Hit]]:
                         f"{_arg(step, name)} does not fully match pattern '{pattern.pattern}'",
                         expected=pattern.pattern,
                         observed=brief(value),
+                        step_id=step.step_id,
                     )
                 )
             if check.bounded:
@@ -201,6 +206,7 @@ def _range_hits(index: int, step: Step, name: str, spec: ArgSpec, value: Any) ->
                 f"{_arg(step, name)} is below min {spec.min} (got {value})",
                 expected={"min": spec.min},
                 observed=value,
+                step_id=step.step_id,
             )
         )
     if spec.max is not None and (nan or value > spec.max):
@@ -210,6 +216,7 @@ def _range_hits(index: int, step: Step, name: str, spec: ArgSpec, value: Any) ->
                 f"{_arg(step, name)} is above max {spec.max} (got {value})",
                 expected={"max": spec.max},
                 observed=value,
+                step_id=step.step_id,
             )
         )
     return out
@@ -219,7 +226,7 @@ def _arg(step: Step, name: str) -> str:
     return f"argument '{name}' of tool '{step.tool_name}'"
 
 
-@rule(
+@step_rule(
     "ARH-SCH-001",
     SCHEMA,
     ERROR,
@@ -227,10 +234,9 @@ def _arg(step: Step, name: str) -> str:
     remediation="Add the tool to allowed_tools (with its argument contract), or stop the "
     "agent from calling it.",
 )
-def tool_not_allowed(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
+def tool_not_allowed(ctx: RuleContext, result: RuleResult) -> None:
     if ctx.policy.allow_unlisted_tools:
-        return result
+        return
     tools = ctx.policy.allowed_tools
     for index, step in ctx.facts.calls:
         if step.tool_name not in tools:
@@ -240,40 +246,39 @@ def tool_not_allowed(ctx: RuleContext) -> RuleResult:
                     f"tool '{step.tool_name}' is not in allowed_tools",
                     expected=sorted(tools) or None,
                     observed=step.tool_name,
+                    step_id=step.step_id,
                 )
             )
-    return result
 
 
-@rule(
+@step_rule(
     "ARH-SCH-002",
     SCHEMA,
     ERROR,
     title="Tool call has no tool name",
     remediation="Record the name of the invoked tool in tool_name for every tool_call step.",
 )
-def tool_name_missing(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
-    if ctx.facts.tool_call_count == len(ctx.facts.calls):  # `calls` holds the named ones
-        return result
-    for index, step in enumerate(ctx.facts.steps):
+def tool_name_missing(ctx: RuleContext, result: RuleResult) -> None:
+    facts = ctx.facts
+    if not facts.unnamed_calls:  # the usual case: every tool_call of the chunk is named
+        return
+    for index, step in enumerate(facts.steps, facts.start):
         if step.is_tool_call and not step.tool_name:
-            result.hits.append(Hit(index, "tool_call has no tool_name"))
-    return result
+            result.hits.append(Hit(index, "tool_call has no tool_name", step_id=step.step_id))
 
 
-@rule(
+@step_rule(
     "ARH-SCH-003",
     SCHEMA,
     ERROR,
     title="Required argument is missing",
     remediation="Pass every argument listed in the tool's required_arguments.",
 )
-def required_argument_missing(ctx: RuleContext) -> RuleResult:
-    return _argument_hits(ctx, "ARH-SCH-003")
+def required_argument_missing(ctx: RuleContext, result: RuleResult) -> None:
+    _argument_hits(ctx, result, "ARH-SCH-003")
 
 
-@rule(
+@step_rule(
     "ARH-SCH-004",
     SCHEMA,
     ERROR,
@@ -281,11 +286,11 @@ def required_argument_missing(ctx: RuleContext) -> RuleResult:
     remediation="Pass the argument with the type the policy declares (str, int, float, bool, "
     "list, dict).",
 )
-def argument_wrong_type(ctx: RuleContext) -> RuleResult:
-    return _argument_hits(ctx, "ARH-SCH-004")
+def argument_wrong_type(ctx: RuleContext, result: RuleResult) -> None:
+    _argument_hits(ctx, result, "ARH-SCH-004")
 
 
-@rule(
+@step_rule(
     "ARH-SCH-005",
     SCHEMA,
     Severity.WARNING,
@@ -293,11 +298,11 @@ def argument_wrong_type(ctx: RuleContext) -> RuleResult:
     remediation="Declare the argument in required_arguments or optional_arguments, or stop "
     "passing it.",
 )
-def argument_undeclared(ctx: RuleContext) -> RuleResult:
-    return _argument_hits(ctx, "ARH-SCH-005")
+def argument_undeclared(ctx: RuleContext, result: RuleResult) -> None:
+    _argument_hits(ctx, result, "ARH-SCH-005")
 
 
-@rule(
+@step_rule(
     "ARH-SCH-006",
     SCHEMA,
     Severity.INFO,
@@ -305,64 +310,96 @@ def argument_undeclared(ctx: RuleContext) -> RuleResult:
     remediation="Use one of the type names str, int, float, bool, list, dict or any; until "
     "then the type check is skipped.",
 )
-def argument_unknown_type(ctx: RuleContext) -> RuleResult:
-    return _argument_hits(ctx, "ARH-SCH-006")
+def argument_unknown_type(ctx: RuleContext, result: RuleResult) -> None:
+    _argument_hits(ctx, result, "ARH-SCH-006")
 
 
-@rule(
+@step_rule(
     "ARH-SCH-007",
     SCHEMA,
     ERROR,
     title="Argument value is not in the enum",
     remediation="Pass one of the values listed in the argument's enum.",
 )
-def argument_not_in_enum(ctx: RuleContext) -> RuleResult:
-    return _argument_hits(ctx, "ARH-SCH-007")
+def argument_not_in_enum(ctx: RuleContext, result: RuleResult) -> None:
+    _argument_hits(ctx, result, "ARH-SCH-007")
 
 
-@rule(
+@step_rule(
     "ARH-SCH-008",
     SCHEMA,
     ERROR,
     title="Argument does not match its pattern",
     remediation="Pass a string that matches the argument's pattern as a whole.",
 )
-def argument_pattern_mismatch(ctx: RuleContext) -> RuleResult:
-    return _argument_hits(ctx, "ARH-SCH-008")
+def argument_pattern_mismatch(ctx: RuleContext, result: RuleResult) -> None:
+    _argument_hits(ctx, result, "ARH-SCH-008")
 
 
-@rule(
+@step_rule(
     "ARH-SCH-009",
     SCHEMA,
     ERROR,
     title="Argument is out of range",
     remediation="Pass a number within the argument's min and max.",
 )
-def argument_out_of_range(ctx: RuleContext) -> RuleResult:
-    return _argument_hits(ctx, "ARH-SCH-009")
+def argument_out_of_range(ctx: RuleContext, result: RuleResult) -> None:
+    _argument_hits(ctx, result, "ARH-SCH-009")
 
 
-@rule(
+@stateful_rule(
     "ARH-SCH-010",
     SCHEMA,
     Severity.WARNING,
     title="Step id is not unique",
     remediation="Give every step a unique step_id so findings and fingerprints point at one step.",
 )
-def duplicate_step_id(ctx: RuleContext) -> RuleResult:
-    result = RuleResult()
-    steps = ctx.facts.steps
-    if len({step.step_id for step in steps}) == len(steps):  # the usual case: no repeats
+class DuplicateStepId:
+    """Step ids seen so far (kept in first-seen order, without their positions: a repeated
+    id's first position is worked out at the end) and the positions of repeats."""
+
+    __slots__ = ("counts", "repeats", "seen")
+
+    def __init__(self, _: Policy) -> None:
+        self.seen: dict[str, None] = {}
+        self.repeats: list[int] = []  # positions of steps whose id was seen before
+        self.counts: dict[str, int] = {}  # occurrences of each repeated id
+
+    def scan(self, ctx: RuleContext) -> None:
+        facts = ctx.facts
+        steps = facts.steps
+        if facts.complete and len({step.step_id for step in steps}) == len(steps):
+            return  # the usual case: no repeats
+        seen, repeats = self.seen, self.repeats
+        for index, step in enumerate(steps, facts.start):
+            step_id = step.step_id
+            if step_id in seen:
+                repeats.append(index)
+                self.counts[step_id] = self.counts.get(step_id, 1) + 1
+            else:
+                seen[step_id] = None
+
+    def finish(self, ctx: RuleContext) -> RuleResult:
+        result = RuleResult()
+        if not self.repeats:
+            return result
+        counts = self.counts
+        # The k-th new id stands at position k + r, r being the number of repeats before
+        # it: each of the first r repeats stands at or before k + (its own rank), since
+        # only new ids and earlier repeats precede it.
+        repeats, rank = self.repeats, 0
+        for ordinal, step_id in enumerate(self.seen):
+            while rank < len(repeats) and repeats[rank] <= ordinal + rank:
+                rank += 1
+            count = counts.get(step_id)
+            if count is not None:
+                result.hits.append(
+                    Hit(
+                        ordinal + rank,
+                        f"step_id '{step_id}' occurs {count} times",
+                        observed=count,
+                        step_id=step_id,
+                    )
+                )
         return result
-    first: dict[str, int] = {}
-    repeats: dict[str, int] = {}
-    for index, step in enumerate(ctx.facts.steps):
-        if step.step_id in first:
-            repeats[step.step_id] = repeats.get(step.step_id, 1) + 1
-        else:
-            first[step.step_id] = index
-    for step_id, count in repeats.items():
-        result.hits.append(
-            Hit(first[step_id], f"step_id '{step_id}' occurs {count} times", observed=count)
-        )
-    return result
+

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..models.common import Category, Severity
-from .base import Hit, RuleContext, RuleResult, rule
+from ..models.policy import Policy
+from .base import Hit, RuleContext, RuleResult, rule, stateful_rule
 
 SEQUENCE = Category.SEQUENCE
 ERROR = Severity.ERROR
@@ -27,7 +28,7 @@ def required_tool_missing(ctx: RuleContext) -> RuleResult:
     return result
 
 
-@rule(
+@stateful_rule(
     "ARH-SEQ-002",
     SEQUENCE,
     ERROR,
@@ -35,16 +36,32 @@ def required_tool_missing(ctx: RuleContext) -> RuleResult:
     remediation="Stop the agent from calling tools in sequence.forbidden_tools.",
     applies=lambda p: bool(p.sequence.forbidden_tools),
 )
-def forbidden_tool_called(ctx: RuleContext) -> RuleResult:
-    forbidden = ctx.policy.sequence.forbidden_tools
-    result = RuleResult(checks=len(forbidden))
-    for index, step in ctx.facts.calls:
-        if step.tool_name in forbidden:
-            result.hits.append(
-                Hit(index, f"forbidden tool '{step.tool_name}' was called", observed=step.tool_name)
-            )
-    result.failed = sum(1 for name in forbidden if name in ctx.facts.counts)
-    return result
+class ForbiddenToolCalled:
+    """A hit per call of a forbidden tool; one check per forbidden tool."""
+
+    __slots__ = ("forbidden", "hits")
+
+    def __init__(self, policy: Policy) -> None:
+        self.forbidden = policy.sequence.forbidden_tools
+        self.hits: list[Hit] = []
+
+    def scan(self, ctx: RuleContext) -> None:
+        forbidden = self.forbidden
+        for index, step in ctx.facts.calls:
+            if step.tool_name in forbidden:
+                self.hits.append(
+                    Hit(
+                        index,
+                        f"forbidden tool '{step.tool_name}' was called",
+                        observed=step.tool_name,
+                        step_id=step.step_id,
+                    )
+                )
+
+    def finish(self, ctx: RuleContext) -> RuleResult:
+        forbidden = self.forbidden
+        failed = sum(1 for name in forbidden if name in ctx.facts.counts)
+        return RuleResult(checks=len(forbidden), failed=failed, hits=self.hits)
 
 
 @rule(
@@ -71,6 +88,7 @@ def wrong_call_order(ctx: RuleContext) -> RuleResult:
                         f"tool '{after}' was first called before '{before}'",
                         expected=[before, after],
                         observed=[after, before],
+                        step_id=ctx.facts.first_call_id[after],
                     )
                 )
     return result
