@@ -239,7 +239,7 @@ def test_groups_follow_the_identities() -> None:
             tool_call("c7", "search", {"k": 1.0, "q": "x"}),
         )
     )
-    groups: dict[tuple[str, str], list[int]] = {}
+    groups: dict[str, list[int]] = {}
     for index, _, key in TraceFacts(trace).keyed_calls():
         groups.setdefault(key, []).append(index)
     assert list(groups.values()) == [[0, 1], [2, 6], [3], [4, 5]]

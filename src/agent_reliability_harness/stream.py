@@ -21,6 +21,7 @@ from .engine import Evaluator
 from .io import Failure, LineRange, RawUnit, decode_unit, read_line_range, start_line
 from .models.report import InputFailure, SummaryBuilder, TraceReport
 from .models.trace import decode_trace_json
+from .models.trace_stream import StreamDeclined, TraceStream
 from .render import json_stream
 from .render.base import RenderOptions
 from .render.console import trace_text
@@ -154,6 +155,10 @@ class UnitProcessor:
         if data is None:
             if unit.path is None:
                 return unit
+            report = self._streamed(unit)
+            if report is not None:
+                builder.add(report)
+                return None
             try:
                 data = unit.path.read_bytes()
             except OSError:
@@ -168,6 +173,31 @@ class UnitProcessor:
         del data, unit  # a big file's bytes are not needed while its trace is evaluated
         builder.add(self.evaluator.evaluate(trace, source, line))
         return None
+
+
+    def _streamed(self, unit: RawUnit) -> TraceReport | None:
+        """The report of a big file holding one canonical trace, read and evaluated a
+        chunk of steps at a time (memory stays bounded by the chunk, not the file), or
+        None to read it whole: it is small, or the stream declined (the whole-file path
+        then gives the same report or the exact error)."""
+        assert unit.path is not None
+        try:
+            if unit.path.stat().st_size < STREAM_MIN_BYTES:
+                return None
+            with unit.path.open("rb") as handle:
+                stream = TraceStream(handle)
+                run = self.evaluator.start()
+                for steps in stream.chunks():
+                    run.add(steps)
+                head, line = stream.head, stream.start_line
+        except (StreamDeclined, OSError):
+            return None
+        return run.finish(head, unit.source_path, line)
+
+
+# Canonical trace files from this size up are read a chunk of steps at a time. Below it,
+# reading the file whole is as fast and the trace is small enough to hold.
+STREAM_MIN_BYTES = 8 << 20
 
 
 @contextlib.contextmanager

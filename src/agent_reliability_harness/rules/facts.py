@@ -331,10 +331,14 @@ class TraceFacts:
             return None
         return self.cited_grounded / self.grounded_count
 
-    def keyed_calls(self) -> list[tuple[int, Step, tuple[str, str]]]:
-        """The chunk's named tool calls with their group key (tool, argument identity):
-        calls with equal keys made identical attempts. Computed once per chunk."""
-        keyed: list[tuple[int, Step, tuple[str, str]]] | None = self.memo.get(_KEYED)
+    def keyed_calls(self) -> list[tuple[int, Step, str]]:
+        """The chunk's named tool calls with their group key: calls with equal keys made
+        identical attempts (same tool, same arguments). Computed once per chunk.
+
+        The key is the tool name, NUL, and the argument identity: one string, which a
+        trace of a million calls keeps a million of. It is unambiguous, since the
+        identity is JSON text, where a NUL is always escaped."""
+        keyed: list[tuple[int, Step, str]] | None = self.memo.get(_KEYED)
         if keyed is None:
             counts = self.counts if self.complete else None
             keyed = []
@@ -344,9 +348,9 @@ class TraceFacts:
                 # arguments: its identity is never compared, so it is not computed ("" is no
                 # JSON text). Only a complete trace knows that.
                 if counts is not None and counts[tool] == 1:
-                    keyed.append((index, step, (tool, "")))
+                    keyed.append((index, step, tool + "\0"))
                 else:
-                    keyed.append((index, step, (tool, argument_identity(step.arguments))))
+                    keyed.append((index, step, f"{tool}\0{argument_identity(step.arguments)}"))
             self.memo[_KEYED] = keyed
         return keyed
 

@@ -88,8 +88,8 @@ class RetryStorm:
         limit = policy.error_handling.max_attempts
         assert limit is not None
         self.limit = limit
-        self.counts: dict[tuple[str, str], int] = {}
-        self.over: dict[tuple[str, str], tuple[int, str]] = {}
+        self.counts: dict[str, int] = {}
+        self.over: dict[str, tuple[int, str, str | None]] = {}  # position, step id, tool
 
     def scan(self, ctx: RuleContext) -> None:
         counts, limit = self.counts, self.limit
@@ -97,17 +97,17 @@ class RetryStorm:
             count = counts.get(key, 0) + 1
             counts[key] = count
             if count == limit + 1:
-                self.over[key] = (index, step.step_id)
+                self.over[key] = (index, step.step_id, step.tool_name)
 
     def finish(self, ctx: RuleContext) -> RuleResult:
         result = RuleResult(checks=len(self.counts), failed=len(self.over))
         limit = self.limit
-        for key, (index, step_id) in self.over.items():
+        for key, (index, step_id, tool) in self.over.items():
             count = self.counts[key]
             result.hits.append(
                 Hit(
                     index,
-                    f"tool '{key[0]}' was called {count} times with "
+                    f"tool '{tool}' was called {count} times with "
                     f"identical arguments (max_attempts {limit})",
                     expected=limit,
                     observed=count,
@@ -135,14 +135,14 @@ class DuplicateSideEffect:
 
     def __init__(self, policy: Policy) -> None:
         self.side_effect = _side_effect_tools(policy)
-        self.groups: dict[tuple[str, str], str | None] = {}
-        self.repeated: set[tuple[str, str]] = set()
+        self.groups: dict[str, str | None] = {}
+        self.repeated: set[str] = set()
         self.hits: list[Hit] = []
 
     def scan(self, ctx: RuleContext) -> None:
         side_effect, groups = self.side_effect, self.groups
         for index, step, key in ctx.facts.keyed_calls():
-            tool = key[0]
+            tool = step.tool_name
             if tool not in side_effect:
                 continue
             succeeded = groups.get(key)
