@@ -75,9 +75,13 @@ def test_chunk_boundaries_keep_cross_step_findings() -> None:
     """Every rule that links steps, with the linked steps in different chunks."""
     trace = Trace.from_dict(
         make_trace(
-            tool_call("a", "issue_refund", {"order_id": "ORD-0001", "amount": 5, "currency": "USD"}),
+            tool_call(
+                "a", "issue_refund", {"order_id": "ORD-0001", "amount": 5, "currency": "USD"}
+            ),
             tool_call("b", "lookup_order", {"order_id": "ORD-0001"}, error="timeout"),
-            tool_call("a", "issue_refund", {"currency": "USD", "amount": 5, "order_id": "ORD-0001"}),
+            tool_call(
+                "a", "issue_refund", {"currency": "USD", "amount": 5, "order_id": "ORD-0001"}
+            ),
             response("m", "SSN 123-45-6789", requires_grounding=True),
             tool_call("c", "search_kb", {"query": "q"}, error="down"),
             tool_call("d", "search_kb", {"query": "q"}, error="down"),
@@ -123,7 +127,11 @@ AMOUNTS = st.one_of(
 def test_chunked_totals_equal_the_decimal_sums(amounts: list[Any], size: int) -> None:
     """Latency and cost totals, summed chunk by chunk, equal the Decimal sum in order."""
     steps = [
-        response(f"s{i}", "x", **{k: v for k, v in (("latency_ms", lat), ("cost_usd", cost)) if v is not None})
+        response(
+            f"s{i}",
+            "x",
+            **{k: v for k, v in (("latency_ms", lat), ("cost_usd", cost)) if v is not None},
+        )
         for i, (lat, cost) in enumerate(amounts)
     ]
     trace = Trace.from_dict(make_trace(*steps))
@@ -145,7 +153,9 @@ def test_chunked_totals_equal_the_decimal_sums(amounts: list[Any], size: int) ->
 def test_totals_round_in_step_order_across_chunks() -> None:
     """1e27 + 0.6 + 0.6 rounds to 1e27 + 2 at 28 digits in step order, but to 1e27 + 1 if
     a chunk's costs were summed first: the running total must take them one by one."""
-    steps = [response(f"s{i}", "x", cost_usd=v, latency_ms=v) for i, v in enumerate([1e27, 0.6, 0.6])]
+    steps = [
+        response(f"s{i}", "x", cost_usd=v, latency_ms=v) for i, v in enumerate([1e27, 0.6, 0.6])
+    ]
     trace = Trace.from_dict(make_trace(*steps))
     facts = TraceFacts()
     facts.add(trace.steps[:1])
@@ -166,9 +176,7 @@ def _reference_hits(trace: Trace, policy: Policy) -> dict[str, list[tuple[int | 
             repeats[step.step_id] = repeats.get(step.step_id, 1) + 1
         else:
             first[step.step_id] = index
-    out["ARH-SCH-010"] = [
-        (first[i], f"step_id '{i}' occurs {n} times") for i, n in repeats.items()
-    ]
+    out["ARH-SCH-010"] = [(first[i], f"step_id '{i}' occurs {n} times") for i, n in repeats.items()]
     out["ARH-SEQ-002"] = [
         (i, f"forbidden tool '{s.tool_name}' was called")
         for i, s in calls
@@ -212,7 +220,9 @@ def _reference_hits(trace: Trace, policy: Policy) -> dict[str, list[tuple[int | 
                 )
             elif steps[i].status.value != "error":
                 succeeded = i
-    return {rule_id: sorted(hits, key=lambda h: (h[0] or -1, h[1])) for rule_id, hits in out.items()}
+    return {
+        rule_id: sorted(hits, key=lambda h: (h[0] or -1, h[1])) for rule_id, hits in out.items()
+    }
 
 
 @SETTINGS

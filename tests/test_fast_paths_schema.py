@@ -85,7 +85,12 @@ def _reference(trace: Trace, policy: Policy) -> dict[str, list[Hit]]:
     for index, step, name, _value, spec, _matches in table:
         if spec is None:
             out["ARH-SCH-005"].append(
-                Hit(index, f"{_arg(step, name)} is not declared in the policy", observed=name, step_id=step.step_id)
+                Hit(
+                    index,
+                    f"{_arg(step, name)} is not declared in the policy",
+                    observed=name,
+                    step_id=step.step_id,
+                )
             )
     for index, step, name, _value, spec, _matches in table:
         if spec is not None and not spec.known_type:

@@ -71,7 +71,7 @@ class TraceRun:
         """The next steps of the trace, in order (`complete`: all of them at once)."""
         self.facts.add(steps, complete)
         ctx = self.ctx
-        for (scan, _, _), result in zip(self.evaluator._step_rules, self.results):
+        for (scan, _, _), result in zip(self.evaluator._step_rules, self.results, strict=True):
             scan(ctx, result)
         for state in self.states:
             state.scan(ctx)
@@ -95,11 +95,11 @@ class TraceRun:
         results = [(check(ctx), rule, severity) for check, rule, severity in evaluator._checks]
         results += [
             (result, rule, severity)
-            for (_, rule, severity), result in zip(evaluator._step_rules, self.results)
+            for (_, rule, severity), result in zip(evaluator._step_rules, self.results, strict=True)
         ]
         results += [
             (state.finish(ctx), rule, severity)
-            for (_, rule, severity), state in zip(evaluator._stateful, self.states)
+            for (_, rule, severity), state in zip(evaluator._stateful, self.states, strict=True)
         ]
         for result, rule, severity in results:
             category = rule.category

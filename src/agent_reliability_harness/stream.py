@@ -174,7 +174,6 @@ class UnitProcessor:
         builder.add(self.evaluator.evaluate(trace, source, line))
         return None
 
-
     def _streamed(self, unit: RawUnit) -> TraceReport | None:
         """The report of a big file holding one canonical trace, read and evaluated a
         chunk of steps at a time (memory stays bounded by the chunk, not the file), or

@@ -16,7 +16,6 @@ import msgspec
 from ..models.common import StepType
 from ..models.trace import Step, Trace
 
-
 _ZERO = Decimal(0)
 
 

@@ -12,9 +12,9 @@ from typing import Any
 import msgspec
 
 from ..models.common import Category, Severity
+from ..models.policy import Policy
 from ..models.trace import Step
 from ..patterns import PatternSet
-from ..models.policy import Policy
 from .base import Hit, RuleContext, RuleResult, stateful_rule
 
 

@@ -135,7 +135,12 @@ def _find_argument_hits(ctx: RuleContext) -> dict[str, list[Hit]]:
             check = checks.get(name)
             if check is None:
                 undeclared.append(
-                    Hit(index, f"{_arg(step, name)} is not declared in the policy", observed=name, step_id=step.step_id)
+                    Hit(
+                        index,
+                        f"{_arg(step, name)} is not declared in the policy",
+                        observed=name,
+                        step_id=step.step_id,
+                    )
                 )
                 continue
             spec = check.spec
@@ -402,4 +407,3 @@ class DuplicateStepId:
                     )
                 )
         return result
-
