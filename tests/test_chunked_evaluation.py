@@ -251,3 +251,27 @@ def test_a_trace_without_steps_or_with_only_unnamed_calls(size: int) -> None:
         trace = Trace.from_dict(data)
         for evaluator in EVALUATORS:
             assert _chunked(evaluator, trace, size) == _whole(evaluator, trace)
+
+
+def test_long_identities_are_compared_by_digest_across_chunks() -> None:
+    """A chunked trace keeps long argument identities as digests: equal arguments still
+    group together, different ones still apart."""
+    body = "x" * 200
+    trace = Trace.from_dict(
+        make_trace(
+            tool_call("a", "send_email", {"to": "a@example.com", "body": body}),
+            tool_call("b", "send_email", {"body": body, "to": "a@example.com"}),
+            tool_call("c", "send_email", {"to": "a@example.com", "body": body + "!"}),
+            response("r", "done"),
+        )
+    )
+    evaluator = EVALUATORS[1]
+    whole = json.loads(_whole(evaluator, trace))
+    repeated = [f["step_id"] for f in whole["findings"] if f["rule_id"] == "ARH-FLW-003"]
+    assert repeated == ["b"]
+    facts = TraceFacts()
+    facts.add(trace.steps[:1])
+    first_key = facts.keyed_calls()[0][2]
+    assert first_key.startswith("send_email\0#") and len(first_key) == len("send_email\0#") + 32
+    for size in (1, 2):
+        assert _chunked(evaluator, trace, size) == _whole(evaluator, trace)

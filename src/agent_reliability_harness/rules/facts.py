@@ -6,6 +6,7 @@ stays linear in the number of steps.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
@@ -336,7 +337,9 @@ class TraceFacts:
 
         The key is the tool name, NUL, and the argument identity: one string, which a
         trace of a million calls keeps a million of. It is unambiguous, since the
-        identity is JSON text, where a NUL is always escaped."""
+        identity is JSON text, where a NUL is always escaped. A trace read a chunk at a
+        time keeps a long identity as a 128-bit digest instead (`_digest`), so that the
+        keys do not hold a copy of every call's arguments."""
         keyed: list[tuple[int, Step, str]] | None = self.memo.get(_KEYED)
         if keyed is None:
             counts = self.counts if self.complete else None
@@ -348,10 +351,23 @@ class TraceFacts:
                 # JSON text). Only a complete trace knows that.
                 if counts is not None and counts[tool] == 1:
                     keyed.append((index, step, tool + "\0"))
-                else:
-                    keyed.append((index, step, f"{tool}\0{argument_identity(step.arguments)}"))
+                    continue
+                identity = argument_identity(step.arguments)
+                if counts is None and len(identity) > _LONG_IDENTITY:
+                    identity = _digest(identity)
+                keyed.append((index, step, f"{tool}\0{identity}"))
             self.memo[_KEYED] = keyed
         return keyed
 
 
 _KEYED = "facts.keyed_calls"
+_LONG_IDENTITY = 64
+
+
+def _digest(identity: str) -> str:
+    """A stand-in for a long argument identity: `#` and its BLAKE2b-128 digest in hex. No
+    identity starts with `#` (it is a JSON object), and two different identities share
+    a digest with a probability of about 2**-128 per pair."""
+    return (
+        "#" + hashlib.blake2b(identity.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    )
