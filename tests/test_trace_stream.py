@@ -475,3 +475,29 @@ def test_the_head_holds_every_field_of_trace() -> None:
     assert trace_stream._Head.__struct_fields__ == Trace.__struct_fields__
     with pytest.raises(ValueError):
         TraceStream(io.BytesIO(b""), chunk_steps=0)
+
+
+def test_a_file_of_another_shape_is_given_up_after_max_prefix_bytes() -> None:
+    """A span export (no top-level steps array) is not read to its end before declining,
+    and a trace whose steps start late still streams when max_prefix allows it."""
+    export = json.dumps({"resourceSpans": [{"spans": [{"name": "x" * 50}] * 40_000}]}).encode()
+    assert len(export) > 2_000_000
+    handle = io.BytesIO(export)
+    reader = TraceStream(handle, read_size=1 << 16, max_prefix=1 << 20)
+    with pytest.raises(StreamDeclined):
+        list(reader.chunks())
+    assert handle.tell() < (1 << 20) + (1 << 17)
+    late = {"metadata": {"pad": "y" * 300_000}, **_simple_trace()}
+    data = json.dumps(late).encode()
+    with pytest.raises(StreamDeclined):
+        list(TraceStream(io.BytesIO(data), read_size=1 << 12, max_prefix=1 << 16).chunks())
+    assert agrees(data, read_size=1 << 12)
+
+
+def _simple_trace() -> dict[str, Any]:
+    return {
+        "trace_id": "t",
+        "agent_name": "a",
+        "workflow": "w",
+        "steps": [{"step_id": f"s{i}", "type": "model_response", "text": "ok"} for i in range(50)],
+    }

@@ -32,10 +32,10 @@ class Evaluator:
         )
         self._categories = tuple(dict.fromkeys(rule.category for rule, _ in self._rules))
         # What the per-trace code needs of each rule, by how it was declared.
-        plan = [(rule.declared, rule, severity) for rule, severity in self._rules]
-        self._checks = tuple(p for p in plan if p[1].kind == "rule")
-        self._step_rules = tuple(p for p in plan if p[1].kind == "step")
-        self._stateful = tuple(p for p in plan if p[1].kind == "stateful")
+        rules = self._rules
+        self._checks = tuple((r.check_fn, r, s) for r, s in rules if r.check_fn is not None)
+        self._step_rules = tuple((r.scan_fn, r, s) for r, s in rules if r.scan_fn is not None)
+        self._stateful = tuple((r.state_cls, r, s) for r, s in rules if r.state_cls is not None)
 
     def evaluate(
         self,

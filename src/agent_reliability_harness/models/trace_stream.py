@@ -120,7 +120,9 @@ class TraceStream:
     """Decodes one canonical trace from `handle` in chunks of about `chunk_steps` steps.
 
     Reads `read_size` bytes at a time and declines when more than about `max_pending`
-    bytes must be held: one step, or the text around the steps array.
+    bytes must be held (one step, or the text around the steps array) or when the steps
+    array does not start within `max_prefix` bytes (a file of another shape, such as a
+    span export, is then given up early).
     """
 
     def __init__(
@@ -129,13 +131,15 @@ class TraceStream:
         chunk_steps: int = 4096,
         read_size: int = 1 << 20,
         max_pending: int = 64 << 20,
+        max_prefix: int = 1 << 20,
     ) -> None:
-        if chunk_steps < 1 or read_size < 1 or max_pending < 1:
-            raise ValueError("chunk_steps, read_size and max_pending must be positive")
+        if min(chunk_steps, read_size, max_pending, max_prefix) < 1:
+            raise ValueError("chunk_steps, read_size, max_pending and max_prefix must be positive")
         self._handle = handle
         self._chunk_steps = chunk_steps
         self._read_size = read_size
         self._max_pending = max_pending
+        self._max_prefix = min(max_prefix, max_pending)
         self._buf = bytearray()
         self._eof = False
         self._started = False
@@ -222,8 +226,8 @@ class TraceStream:
         while True:
             found = _STEPS_KEY.search(buf, search)
             if found is None:
-                if self._eof or len(buf) > self._max_pending:
-                    raise StreamDeclined("no top-level steps array within max_pending bytes")
+                if self._eof or len(buf) > self._max_prefix:
+                    raise StreamDeclined("no top-level steps array within max_prefix bytes")
                 # Only the last '"steps"' (or a part of it at the end) may still become
                 # a match once more data is read.
                 last = buf.rfind(b'"steps"', search)

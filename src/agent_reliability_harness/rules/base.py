@@ -84,14 +84,6 @@ class RuleState(Protocol):
     def finish(self, ctx: RuleContext) -> RuleResult: ...
 
 
-def _no_state(_: Policy) -> None:
-    return None
-
-
-def _new_result(_: Policy) -> RuleResult:
-    return RuleResult()
-
-
 @dataclass(frozen=True, slots=True)
 class Rule:
     """Everything about one rule, declared in one place."""
@@ -102,28 +94,29 @@ class Rule:
     title: str
     remediation: str
     applies: Callable[[Policy], bool]
-    # The per-trace state (made once per trace), the scan of each chunk (None: nothing
-    # to scan) and the finish that gives the result.
-    new_state: Callable[[Policy], Any]
-    scan: Callable[[RuleContext, Any], None] | None
-    finish: Callable[[RuleContext, Any], RuleResult]
     # For the one rule whose severity depends on the policy (ARH-GRD-001).
     severity_for: Callable[[Policy], Severity] | None = None
     severity_note: str | None = None
-    # How it was declared: `@rule` (the check itself), `@step_rule` (the scan) or
-    # `@stateful_rule` (the class); the engine calls each kind directly.
-    kind: str = "rule"
-    declared: Any = None
+    # Exactly one of these, by how the rule was declared (see the module docstring).
+    check_fn: CheckFn | None = None
+    scan_fn: ScanFn | None = None
+    state_cls: Callable[[Policy], RuleState] | None = None
 
     def effective_severity(self, policy: Policy) -> Severity:
         return self.severity if self.severity_for is None else self.severity_for(policy)
 
     def check(self, ctx: RuleContext) -> RuleResult:
         """The result for a trace whose facts cover it whole (`TraceFacts(trace)`)."""
-        state = self.new_state(ctx.policy)
-        if self.scan is not None:
-            self.scan(ctx, state)
-        return self.finish(ctx, state)
+        if self.check_fn is not None:
+            return self.check_fn(ctx)
+        if self.scan_fn is not None:
+            result = RuleResult()
+            self.scan_fn(ctx, result)
+            return result
+        assert self.state_cls is not None
+        state = self.state_cls(ctx.policy)
+        state.scan(ctx)
+        return state.finish(ctx)
 
 
 REGISTRY: dict[str, Rule] = {}
@@ -152,13 +145,11 @@ def _declare(
     title: str,
     remediation: str,
     applies: Callable[[Policy], bool],
-    severity_for: Callable[[Policy], Severity] | None,
-    severity_note: str | None,
-    new_state: Callable[[Policy], Any],
-    scan: Callable[[RuleContext, Any], None] | None,
-    finish: Callable[[RuleContext, Any], RuleResult],
-    kind: str,
-    declared: Any,
+    severity_for: Callable[[Policy], Severity] | None = None,
+    severity_note: str | None = None,
+    check_fn: CheckFn | None = None,
+    scan_fn: ScanFn | None = None,
+    state_cls: Callable[[Policy], RuleState] | None = None,
 ) -> None:
     """Register a rule (its ID was checked by `_check_id` when it was declared)."""
     _check_id(rule_id, category)
@@ -169,13 +160,11 @@ def _declare(
         title=title,
         remediation=remediation,
         applies=applies,
-        new_state=new_state,
-        scan=scan,
-        finish=finish,
         severity_for=severity_for,
         severity_note=severity_note,
-        kind=kind,
-        declared=declared,
+        check_fn=check_fn,
+        scan_fn=scan_fn,
+        state_cls=state_cls,
     )
 
 
@@ -194,21 +183,14 @@ def rule(
     _check_id(rule_id, category)
 
     def register(check: CheckFn) -> CheckFn:
-        def finish(ctx: RuleContext, _: None) -> RuleResult:
-            return check(ctx)
-
         _declare(
             rule_id, category, severity, title=title, remediation=remediation,
             applies=applies, severity_for=severity_for, severity_note=severity_note,
-            new_state=_no_state, scan=None, finish=finish, kind="rule", declared=check,
+            check_fn=check,
         )  # fmt: skip
         return check
 
     return register
-
-
-def _result(_: RuleContext, result: RuleResult) -> RuleResult:
-    return result
 
 
 def step_rule(
@@ -230,7 +212,7 @@ def step_rule(
         _declare(
             rule_id, category, severity, title=title, remediation=remediation,
             applies=applies, severity_for=severity_for, severity_note=severity_note,
-            new_state=_new_result, scan=scan, finish=_result, kind="step", declared=scan,
+            scan_fn=scan,
         )  # fmt: skip
         return scan
 
@@ -238,14 +220,6 @@ def step_rule(
 
 
 _StateT = TypeVar("_StateT", bound=type)
-
-
-def _state_scan(ctx: RuleContext, state: RuleState) -> None:
-    state.scan(ctx)
-
-
-def _state_finish(ctx: RuleContext, state: RuleState) -> RuleResult:
-    return state.finish(ctx)
 
 
 def stateful_rule(
@@ -264,9 +238,7 @@ def stateful_rule(
     def register(cls: _StateT) -> _StateT:
         _declare(
             rule_id, category, severity, title=title, remediation=remediation,
-            applies=applies, severity_for=None, severity_note=None,
-            new_state=cls, scan=_state_scan, finish=_state_finish, kind="stateful",
-            declared=cls,
+            applies=applies, state_cls=cls,
         )  # fmt: skip
         return cls
 
