@@ -137,35 +137,23 @@ def _check_id(rule_id: str, category: Category) -> None:
         raise ValueError(f"rule ID {rule_id} is already used or retired")
 
 
-def _declare(
-    rule_id: str,
-    category: Category,
-    severity: Severity,
-    *,
-    title: str,
-    remediation: str,
-    applies: Callable[[Policy], bool],
-    severity_for: Callable[[Policy], Severity] | None = None,
-    severity_note: str | None = None,
-    check_fn: CheckFn | None = None,
-    scan_fn: ScanFn | None = None,
-    state_cls: Callable[[Policy], RuleState] | None = None,
-) -> None:
-    """Register a rule (its ID was checked by `_check_id` when it was declared)."""
+_F = TypeVar("_F")
+
+
+def _declaration(
+    rule_id: str, category: Category, severity: Severity, slot: str, fields: dict[str, Any]
+) -> Callable[[_F], _F]:
+    """Check the ID at once; the decorator registers the rule with what it decorates as
+    `slot` (check_fn, scan_fn or state_cls) and gives it back unchanged."""
     _check_id(rule_id, category)
-    REGISTRY[rule_id] = Rule(
-        rule_id=rule_id,
-        category=category,
-        severity=severity,
-        title=title,
-        remediation=remediation,
-        applies=applies,
-        severity_for=severity_for,
-        severity_note=severity_note,
-        check_fn=check_fn,
-        scan_fn=scan_fn,
-        state_cls=state_cls,
-    )
+
+    def register(declared: _F) -> _F:
+        _check_id(rule_id, category)  # still free: nothing took it in between
+        parts: dict[str, Any] = {**fields, slot: declared}
+        REGISTRY[rule_id] = Rule(rule_id, category, severity, **parts)
+        return declared
+
+    return register
 
 
 def rule(
@@ -180,17 +168,9 @@ def rule(
     severity_note: str | None = None,
 ) -> Callable[[CheckFn], CheckFn]:
     """Declare a rule decided by the trace-wide facts alone: `check(ctx) -> RuleResult`."""
-    _check_id(rule_id, category)
-
-    def register(check: CheckFn) -> CheckFn:
-        _declare(
-            rule_id, category, severity, title=title, remediation=remediation,
-            applies=applies, severity_for=severity_for, severity_note=severity_note,
-            check_fn=check,
-        )  # fmt: skip
-        return check
-
-    return register
+    fields: dict[str, Any] = {"title": title, "remediation": remediation, "applies": applies}
+    fields |= {"severity_for": severity_for, "severity_note": severity_note}
+    return _declaration(rule_id, category, severity, "check_fn", fields)
 
 
 def step_rule(
@@ -206,17 +186,9 @@ def step_rule(
 ) -> Callable[[ScanFn], ScanFn]:
     """Declare a rule decided step by step: `scan(ctx, result)` adds each chunk's checks
     and hits to the trace's result."""
-    _check_id(rule_id, category)
-
-    def register(scan: ScanFn) -> ScanFn:
-        _declare(
-            rule_id, category, severity, title=title, remediation=remediation,
-            applies=applies, severity_for=severity_for, severity_note=severity_note,
-            scan_fn=scan,
-        )  # fmt: skip
-        return scan
-
-    return register
+    fields: dict[str, Any] = {"title": title, "remediation": remediation, "applies": applies}
+    fields |= {"severity_for": severity_for, "severity_note": severity_note}
+    return _declaration(rule_id, category, severity, "scan_fn", fields)
 
 
 _StateT = TypeVar("_StateT", bound=type)
@@ -233,16 +205,8 @@ def stateful_rule(
 ) -> Callable[[_StateT], _StateT]:
     """Declare a rule that carries state from chunk to chunk: a class made per trace with
     the policy, with `scan(ctx)` per chunk and `finish(ctx) -> RuleResult`."""
-    _check_id(rule_id, category)
-
-    def register(cls: _StateT) -> _StateT:
-        _declare(
-            rule_id, category, severity, title=title, remediation=remediation,
-            applies=applies, state_cls=cls,
-        )  # fmt: skip
-        return cls
-
-    return register
+    fields: dict[str, Any] = {"title": title, "remediation": remediation, "applies": applies}
+    return _declaration(rule_id, category, severity, "state_cls", fields)
 
 
 def brief(value: Any, limit: int = 200) -> Any:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from ..models.common import Category, Severity, type_name
-from ..models.policy import ArgSpec, Policy, ToolSchema
+from ..models.policy import ArgSpec, Policy
 from ..models.trace import Step
 from .base import Hit, RuleContext, RuleResult, brief, stateful_rule, step_rule
 
@@ -42,14 +42,6 @@ def json_equal(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     return type(a) is type(b) and a == b
-
-
-def _listed_calls(ctx: RuleContext) -> Iterator[tuple[int, Step, ToolSchema]]:
-    tools = ctx.policy.allowed_tools
-    for index, step in ctx.facts.calls:
-        tool = tools.get(step.tool_name or "")
-        if tool is not None:
-            yield index, step, tool
 
 
 class _ArgCheck:
