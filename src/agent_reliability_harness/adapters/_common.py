@@ -109,9 +109,16 @@ class TraceBuilder:
     trace_id: str | None = None
     agent_name: str | None = None
     workflow: str | None = None
+    # Trace v1.1 labels (policy-v1.1.md section 1), set from the transcript where it has them.
+    task_id: str | None = None
+    outcome: dict[str, Any] | None = None
     steps: list[dict[str, Any]] = field(default_factory=list)
     notes: list[dict[str, Any]] = field(default_factory=list)
     metadata: dict[str, Any] = field(default_factory=dict)
+    # The trusted inputs ({role, text}: user, system or developer messages), in order.
+    inputs: list[dict[str, str]] = field(default_factory=list)
+    # Bookkeeping records of the format that carry no run content, by reason.
+    skipped: dict[str, int] = field(default_factory=dict)
     _open: dict[str, list[int]] = field(default_factory=dict)
     _open_by_name: dict[str, list[int]] = field(default_factory=dict)
 
@@ -120,6 +127,15 @@ class TraceBuilder:
         if value is not _MISSING:
             entry["value"] = value
         self.notes.append(entry)
+
+    def input(self, role: str, text: str, at: str) -> None:
+        """Record a user, system or developer message as a trusted input of the run."""
+        self.inputs.append({"role": role, "text": text})
+
+    def skip(self, at: str, why: str) -> None:
+        """Account for a bookkeeping record that carries no run content (listed as such in
+        docs/adapters.md): neither mapped nor a note."""
+        self.skipped[why] = self.skipped.get(why, 0) + 1
 
     def _positional(self) -> str:
         return f"step-{len(self.steps) + 1}"
@@ -217,7 +233,9 @@ class TraceBuilder:
 
     def build(self) -> dict[str, Any]:
         adapter: dict[str, Any] = {"format": self.source, "notes": self.notes}
-        return {
+        if self.skipped:
+            adapter["skipped"] = dict(sorted(self.skipped.items()))
+        trace: dict[str, Any] = {
             "schema_version": "1",
             "trace_id": self.trace_id or self.name_hint,
             "agent_name": self.agent_name or self.name_hint,
@@ -226,6 +244,13 @@ class TraceBuilder:
             "steps": self.steps,
             "metadata": {**self.metadata, "adapter": adapter},
         }
+        if self.inputs:
+            trace["inputs"] = self.inputs
+        if self.task_id is not None:
+            trace["task_id"] = self.task_id
+        if self.outcome is not None:
+            trace["outcome"] = self.outcome
+        return trace
 
 
 def _error_text(output: Any) -> str:

@@ -106,6 +106,17 @@ class Completion:
 
 
 @dataclass(frozen=True, slots=True)
+class AppliesTo:
+    """`applies_to` (policy v1.1 section 3): per trace field, the globs one of which must
+    match (fnmatch, case-sensitive); every listed field must match."""
+
+    trace_id: tuple[str, ...] | None = None
+    agent_name: tuple[str, ...] | None = None
+    workflow: tuple[str, ...] | None = None
+    task_id: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Policy:
     """A parsed, fully validated and compiled v1 policy."""
 
@@ -119,6 +130,8 @@ class Policy:
     sequence: SequenceRules = field(default_factory=SequenceRules)
     error_handling: ErrorHandling = field(default_factory=ErrorHandling)
     completion: Completion = field(default_factory=Completion)
+    # None: the policy applies to every trace.
+    applies_to: AppliesTo | None = None
 
     @property
     def side_effect_tools(self) -> frozenset[str]:

@@ -79,6 +79,16 @@ class Step(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
         return _parse_step(data, index)
 
 
+INPUT_ROLES = ("user", "system", "developer")
+
+
+class Input(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
+    """What the agent was given (trace v1.1): a user, system or developer message."""
+
+    role: str
+    text: str
+
+
 class Trace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A recorded agent run: identity labels plus execution-ordered steps."""
 
@@ -89,6 +99,12 @@ class Trace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     schema_version: str = "1"
     source: str | None = None
     metadata: dict[str, Any] = msgspec.field(default_factory=dict)
+    # Trace v1.1 (all optional): trusted inputs, the task this run attempts, the grade.
+    inputs: tuple[Input, ...] = ()
+    task_id: str | None = None
+    # An external grader's verdict, carried through untouched: `success` (bool) and
+    # `reward` (number) when present, and whatever else the grader recorded.
+    outcome: dict[str, Any] | None = None
 
     @classmethod
     def from_dict(cls, data: Any) -> Trace:
@@ -333,8 +349,14 @@ def decode_trace_json(data: bytes) -> Trace | None:
 
 
 def _supported(trace: Trace) -> bool:
+    """Whether a Trace decoded by msgspec is one the general parser accepts as it is
+    (a supported version; input roles from the list; the general parser words the rest)."""
     version = trace.schema_version
-    return version == "1" or version.split(".", 1)[0] == "1"
+    if not (version == "1" or version.split(".", 1)[0] == "1"):
+        return False
+    if trace.outcome is not None and _outcome_problem(trace.outcome) is not None:
+        return False
+    return all(item.role in INPUT_ROLES for item in trace.inputs)
 
 
 def _convert_trace(data: dict[str, Any]) -> Trace | None:
@@ -374,6 +396,9 @@ def _parse_trace_dict(data: Any) -> Trace:
             raise TraceError(f"field 'steps' must be an array (got {type_name(raw_steps)})")
         source = _opt_str(data, "source", "")
         metadata = _opt_dict(data, "metadata", "")
+        inputs = _parse_inputs(data.get("inputs"))
+        task_id = _task_id(data.get("task_id"))
+        outcome = _parse_outcome(data.get("outcome"))
         steps = tuple([_parse_step(s, i) for i, s in enumerate(raw_steps)])
     except TraceError as exc:
         raise TraceError(f"trace '{trace_id}': {exc}") from None
@@ -385,4 +410,64 @@ def _parse_trace_dict(data: Any) -> Trace:
         schema_version=schema_version,
         source=source,
         metadata={} if metadata is None else metadata,
+        inputs=inputs,
+        task_id=task_id,
+        outcome=outcome,
     )
+
+
+def _parse_inputs(raw: Any) -> tuple[Input, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise TraceError(f"field 'inputs' must be an array (got {type_name(raw)})")
+    out: list[Input] = []
+    for index, item in enumerate(raw):
+        where = f"inputs[{index}]"
+        if not isinstance(item, dict):
+            raise TraceError(f"{where} must be an object (got {type_name(item)})")
+        role, text = item.get("role"), item.get("text")
+        if not isinstance(role, str) or role not in INPUT_ROLES:
+            raise TraceError(
+                f"{where}.role must be 'user', 'system' or 'developer' (got {_show(role)})"
+            )
+        if not isinstance(text, str):
+            raise TraceError(f"{where}.text must be a string (got {type_name(text)})")
+        out.append(Input(role, text))
+    return tuple(out)
+
+
+def _task_id(raw: Any) -> str | None:
+    """A task id: a string, or a JSON integer taken as its decimal string (0 -> "0")."""
+    if raw is None or isinstance(raw, str):
+        return raw
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return str(raw)
+    raise TraceError(f"field 'task_id' must be a string (got {type_name(raw)})")
+
+
+def _parse_outcome(raw: Any) -> dict[str, Any] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise TraceError(f"field 'outcome' must be an object (got {type_name(raw)})")
+    problem = _outcome_problem(raw)
+    if problem is not None:
+        raise TraceError(problem)
+    return raw
+
+
+def _outcome_problem(outcome: dict[str, Any]) -> str | None:
+    """What is wrong with an outcome's `success` / `reward`, or None."""
+    success, reward = outcome.get("success"), outcome.get("reward")
+    if success is not None and not isinstance(success, bool):
+        return f"field 'outcome.success' must be a boolean (got {type_name(success)})"
+    if reward is None:
+        return None
+    if isinstance(reward, bool) or not isinstance(reward, int | float):
+        return f"field 'outcome.reward' must be a number (got {type_name(reward)})"
+    try:
+        finite = math.isfinite(reward)
+    except OverflowError:
+        finite = False
+    return None if finite else "field 'outcome.reward' must be a finite number"
