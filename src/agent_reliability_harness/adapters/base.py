@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,9 +10,20 @@ from typing import Any
 @dataclass(frozen=True, slots=True)
 class Adapter:
     """`detect(value)` says whether a decoded document is in this format; `convert(value,
-    name_hint)` returns the canonical trace objects it holds (dicts, parsed later)."""
+    name_hint)` returns the canonical trace objects it holds (dicts, parsed later).
+
+    Formats written as JSON Lines where a whole file is one session (coding-agent
+    session logs) also declare `detect_line`, which claims a file by the decoded value
+    of its first non-blank line, and `convert_lines`, which takes every line of the
+    file as (line number, decoded value) pairs in order, consumed one at a time, and
+    returns the traces the session holds. `suffixes` are file suffixes (".traj")
+    that a directory walk picks up for this format besides *.json and *.jsonl.
+    """
 
     name: str
     description: str
     detect: Callable[[Any], bool]
     convert: Callable[[Any, str], list[Any]]
+    detect_line: Callable[[Any], bool] | None = None
+    convert_lines: Callable[[Iterable[tuple[int, Any]], str], list[Any]] | None = None
+    suffixes: tuple[str, ...] = ()
