@@ -70,6 +70,15 @@ class FullMatcher:
     def fullmatch(self, text: str) -> bool:
         return self._regex.fullmatch(text) is not None
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FullMatcher) and other.pattern == self.pattern
+
+    def __hash__(self) -> int:
+        return hash(self.pattern)
+
+    def __repr__(self) -> str:
+        return f"FullMatcher({self.pattern!r})"
+
 
 class Searcher:
     """Search for one pattern anywhere in a text (`not_pattern`, `untrusted_if` markers)."""
