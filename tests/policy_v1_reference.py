@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent_reliability_harness.errors import PolicyError
-from agent_reliability_harness.patterns import FullMatcher, PatternSet
 from agent_reliability_harness.models.common import (
     check_schema_version,
     finite_non_negative,
@@ -19,6 +18,7 @@ from agent_reliability_harness.models.common import (
     non_negative_int,
     type_name,
 )
+from agent_reliability_harness.patterns import FullMatcher, PatternSet
 
 KNOWN_TYPES = frozenset({"str", "int", "float", "bool", "list", "dict", "any"})
 _ARG_SPEC_KEYS = ("type", "enum", "pattern", "min", "max")
