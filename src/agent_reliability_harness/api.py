@@ -16,8 +16,9 @@ from typing import Any, BinaryIO
 
 from . import adapters
 from .engine import Evaluator
-from .errors import InputError, PolicyError, TraceError
-from .io import Document, Failure, decode_bytes, decode_json, display_path, iter_documents
+from .errors import InputError, TraceError
+from .io import Document, Failure, iter_documents
+from .models import policy as policy_files
 from .models.policy import Policy, parse_policy
 from .models.report import InputFailure, RunReport, SummaryBuilder, TraceReport
 from .models.trace import Trace, parse_trace
@@ -37,19 +38,11 @@ class LoadedTrace:
     step_lines: tuple[int, ...] = ()  # start line of each step; empty unless asked for
 
 
-def load_policy(path: str) -> Policy:
-    """Read and compile a policy file; PolicyError (with the path) if it is invalid."""
-    name = display_path(path)
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise PolicyError(f"invalid policy {name}: cannot read: {exc.strerror or exc}") from None
-    try:
-        value = decode_json(decode_bytes(data))
-        return parse_policy(value)
-    except (InputError, PolicyError) as exc:
-        raise PolicyError(f"invalid policy {name}: {exc}") from None
+def load_policy(path: str, strict: bool = False) -> Policy:
+    """Read and compile a policy file (JSON or YAML, with `extends`); PolicyError (with the
+    path) if it is invalid, or with `strict` if it has warnings. `models.policy.load_policy`
+    also returns the warnings."""
+    return policy_files.load_policy(path, strict).policy
 
 
 def policy_from_dict(data: Any) -> Policy:

@@ -13,6 +13,7 @@ import json
 import math
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -123,6 +124,40 @@ def display_path(path: str | os.PathLike[str]) -> str:
         with contextlib.suppress(ValueError):
             pure = pure.relative_to(Path.cwd())
     return pure.as_posix()
+
+
+# Policies and other small inputs are read whole; a bigger file is refused rather than
+# read into memory (a policy path could name /dev/zero).
+SMALL_FILE_BYTES = 16 << 20
+
+
+def read_file(path: str | os.PathLike[str], max_bytes: int = SMALL_FILE_BYTES) -> bytes:
+    """The bytes of a small regular file; InputError `cannot read: ...` otherwise."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, a device not end
+            raise InputError("cannot read: not a regular file")
+        with open(path, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}") from None
+    if len(data) > max_bytes:
+        raise InputError(f"cannot read: larger than {max_bytes} bytes")
+    return data
+
+
+def list_files(directory: str | os.PathLike[str], suffixes: tuple[str, ...]) -> list[Path] | None:
+    """The files directly inside `directory` whose names end in one of `suffixes`, sorted
+    by name; None when `directory` is not a directory."""
+    path = Path(directory)
+    if not path.is_dir():
+        return None
+    try:
+        return sorted(
+            (p for p in path.iterdir() if p.suffix in suffixes and p.is_file()),
+            key=lambda p: p.name,
+        )
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}") from None
 
 
 def _first_line(text: str) -> int:

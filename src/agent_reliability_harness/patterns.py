@@ -70,6 +70,144 @@ class FullMatcher:
     def fullmatch(self, text: str) -> bool:
         return self._regex.fullmatch(text) is not None
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, FullMatcher) and other.pattern == self.pattern
+
+    def __hash__(self) -> int:
+        return hash(self.pattern)
+
+    def __repr__(self) -> str:
+        return f"FullMatcher({self.pattern!r})"
+
+
+class Searcher:
+    """Search for one pattern anywhere in a text (`not_pattern`, `untrusted_if` markers)."""
+
+    __slots__ = ("_regex", "case_sensitive", "pattern")
+
+    def __init__(self, pattern: str, case_sensitive: bool = True) -> None:
+        self.pattern = pattern
+        self.case_sensitive = case_sensitive
+        self._regex = check_pattern(pattern, case_sensitive=case_sensitive)
+
+    def search(self, text: str) -> bool:
+        return self._regex.search(text) is not None
+
+    def starts(self, text: str) -> list[int]:
+        """Start offsets (code points) of the non-overlapping matches, ascending."""
+        return [match.start() for match in self._regex.finditer(text)]
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Searcher)
+            and other.pattern == self.pattern
+            and other.case_sensitive == self.case_sensitive
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.pattern, self.case_sensitive))
+
+    def __repr__(self) -> str:
+        return f"Searcher({self.pattern!r}, case_sensitive={self.case_sensitive})"
+
+
+def glob_to_regex(glob: str) -> str:
+    """An RE2 pattern that matches exactly what `fnmatch.fnmatchcase(text, glob)` matches
+    (`*`, `?`, `[seq]`, `[!seq]`; an unclosed `[` is a literal)."""
+    out: list[str] = []
+    i, n = 0, len(glob)
+    while i < n:
+        ch = glob[i]
+        i += 1
+        if ch == "*":
+            out.append("(?s:.*)")
+        elif ch == "?":
+            out.append("(?s:.)")
+        elif ch == "[":
+            end = _class_end(glob, i)
+            if end < 0:
+                out.append("\\[")
+                continue
+            out.append(_class(glob[i:end]))
+            i = end + 1
+        else:
+            out.append(_escape(ch))
+    return "".join(out)
+
+
+def _class_end(glob: str, start: int) -> int:
+    """Index of the `]` closing a class that opens before `start`, or -1."""
+    j = start
+    if j < len(glob) and glob[j] == "!":
+        j += 1
+    if j < len(glob) and glob[j] == "]":
+        j += 1
+    end = glob.find("]", j)
+    return end
+
+
+def _class(body: str) -> str:
+    negate = body.startswith("!")
+    if negate:
+        body = body[1:]
+    if not body:  # `[!]` matches any one character in fnmatch
+        return "(?s:.)"
+    parts: list[str] = []
+    i = 0
+    while i < len(body):
+        if i + 2 < len(body) and body[i + 1] == "-":
+            low, high = body[i], body[i + 2]
+            if low <= high:
+                parts.append(f"{_escape_in_class(low)}-{_escape_in_class(high)}")
+            i += 3
+        else:
+            parts.append(_escape_in_class(body[i]))
+            i += 1
+    if not parts:  # only empty ranges: matches nothing (negated: any character)
+        return "(?s:.)" if negate else "[^\\x00-\\x{10FFFF}]"
+    return f"[{'^' if negate else ''}{''.join(parts)}]"
+
+
+def _escape(ch: str) -> str:
+    return ch if ch.isalnum() or ch == "_" else f"\\x{{{ord(ch):x}}}"
+
+
+def _escape_in_class(ch: str) -> str:
+    return ch if ch.isalnum() else f"\\x{{{ord(ch):x}}}"
+
+
+class GlobSet:
+    """Whole-text match against any of several fnmatch globs, in one RE2 pass."""
+
+    __slots__ = ("_regex", "case_sensitive", "globs")
+
+    def __init__(self, globs: Sequence[str], case_sensitive: bool = True) -> None:
+        self.globs = tuple(globs)
+        self.case_sensitive = case_sensitive
+        self._regex: Any = None
+        if self.globs:
+            joined = "|".join(f"(?:{glob_to_regex(g)})" for g in self.globs)
+            self._regex = check_pattern(joined, case_sensitive=case_sensitive)
+
+    def __bool__(self) -> bool:
+        return bool(self.globs)
+
+    def matches(self, text: str) -> bool:
+        return self._regex is not None and self._regex.fullmatch(text) is not None
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, GlobSet)
+            and other.globs == self.globs
+            and other.case_sensitive == self.case_sensitive
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.globs, self.case_sensitive))
+
+    def __repr__(self) -> str:
+        return f"GlobSet({list(self.globs)!r}, case_sensitive={self.case_sensitive})"
+
 
 # Patterns whose meaning depends on where the whole text starts or ends, beyond what
 # multi-line ^ and $ express (\A, \z, or a flag group that could turn (?m) off).
@@ -86,48 +224,68 @@ class PatternSet:
     newline, and the separator is not a word character, so \b and \B hold as they
     do at the edges of each text. A match inside one text is then a match in the
     join; a match in the join may be spurious and only means "check each text".
+
+    Patterns that RE2 cannot compile as one set within its memory budget (twenty
+    `x0[a-z]{1000}` do not fit, each alone does) are split into several sets, each
+    holding a run of consecutive patterns: a few passes instead of one, same answers.
     """
 
-    __slots__ = ("_joined", "_line_anchored", "_set", "patterns")
+    __slots__ = ("_joined", "_line_anchored", "_sets", "patterns")
 
     def __init__(self, patterns: Sequence[str]) -> None:
         self.patterns = tuple(patterns)
         for pattern in self.patterns:
             check_pattern(pattern, case_sensitive=False)
-        self._set: Any = None
-        self._joined: Any = None
+        self._sets: list[tuple[int, Any]] = []
+        self._joined: list[tuple[int, Any]] | None = None
         self._line_anchored = False
         if self.patterns:
             translated = [_translate(p) for p in self.patterns]
             # Any ^ or $, even escaped or in a class: only ever errs towards a newline.
             self._line_anchored = any("^" in p or "$" in p for p in translated)
-            self._set = _compile_set(translated)
+            self._sets = _compile_sets(translated)
             if not any(_TEXT_ANCHORED.search(p) for p in translated):
                 try:
-                    self._joined = _compile_set([f"(?m:{p})" for p in translated])
+                    self._joined = _compile_sets([f"(?m:{p})" for p in translated])
                 except Exception:  # re2.error; then every text is checked on its own
                     self._joined = None
 
     def __bool__(self) -> bool:
         return bool(self.patterns)
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PatternSet) and other.patterns == self.patterns
+
+    def __hash__(self) -> int:
+        return hash(self.patterns)
+
+    def __repr__(self) -> str:
+        return f"PatternSet({list(self.patterns)!r})"
+
     def matches(self, text: str) -> list[int]:
         """Indices of the patterns that match somewhere in `text`, ascending."""
-        if self._set is None:
-            return []
-        found: list[int] | None = self._set.Match(text)
-        if not found:
-            return []
-        found.sort()
-        return found
+        sets = self._sets
+        if len(sets) == 1:  # the usual case: one pass, indices as RE2 gives them
+            found: list[int] | None = sets[0][1].Match(text)
+            if not found:
+                return []
+            found.sort()
+            return found
+        every: list[int] = []
+        for offset, regex_set in sets:  # in pattern order, so `every` stays ascending
+            part = regex_set.Match(text)
+            if part:
+                every.extend(sorted(offset + i for i in part))
+        return every
 
     def may_match_any(self, texts: list[str]) -> bool:
         """False only when no pattern matches any of the texts (one scan)."""
-        if self._set is None or not texts:
+        if not self._sets or not texts:
             return False
         if self._joined is None:
             return True
-        return bool(self._joined.Match(_SEPARATOR.join(texts)))
+        joined = _SEPARATOR.join(texts)
+        return any(regex_set.Match(joined) for _, regex_set in self._joined)
 
     @property
     def screens(self) -> bool:
@@ -146,10 +304,10 @@ class PatternSet:
         one, it is made one first.
         """
         if self._joined is None:
-            return self._set is not None
+            return bool(self._sets)
         if delimiter != _NEWLINE and self._line_anchored:
             text = text.replace(delimiter, _NEWLINE)
-        return bool(self._joined.Match(text))
+        return any(regex_set.Match(text) for _, regex_set in self._joined)
 
 
 def _compile_set(patterns: Sequence[str]) -> Any:
@@ -158,3 +316,29 @@ def _compile_set(patterns: Sequence[str]) -> Any:
         regex_set.Add(pattern)
     regex_set.Compile()
     return regex_set
+
+
+class _Single:
+    """One pattern that RE2 compiles alone but not as a set, with a set's `Match`."""
+
+    __slots__ = ("_regex",)
+
+    def __init__(self, pattern: str) -> None:
+        self._regex = re2.compile(pattern, _options(case_sensitive=False))
+
+    def Match(self, text: str | bytes) -> list[int] | None:  # the name of RE2's Set method
+        return [0] if self._regex.search(text) is not None else None
+
+
+def _compile_sets(patterns: Sequence[str], offset: int = 0) -> list[tuple[int, Any]]:
+    """(offset of its first pattern, set) covering `patterns` in order: one set when RE2
+    can build it, else the halves, recursively (at most 2n - 1 attempts)."""
+    try:
+        return [(offset, _compile_set(patterns))]
+    except Exception:  # re2.error: "failed to compile Set" (the set's memory budget)
+        if len(patterns) == 1:
+            return [(offset, _Single(patterns[0]))]
+    middle = len(patterns) // 2
+    return _compile_sets(patterns[:middle], offset) + _compile_sets(
+        patterns[middle:], offset + middle
+    )

@@ -1,8 +1,7 @@
-"""Policy model (policy format v1) and its parser.
+"""The v1 policy parser as it was before policies v1.1 (main at 1c4f9cf): the oracle of
+tests/test_policy_v1.py, which checks that every v1 policy still parses the same.
 
-`Policy.from_dict` validates the whole policy up front (every regex compiled,
-every bound and count checked), so evaluation never meets a bad policy. The
-parsed policy is the compiled policy: build it once per run.
+Frozen on purpose: do not fix or restyle it; it is what v1 meant.
 """
 
 from __future__ import annotations
@@ -11,15 +10,15 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import PolicyError
-from ..patterns import FullMatcher, PatternSet
-from .common import (
+from agent_reliability_harness.errors import PolicyError
+from agent_reliability_harness.models.common import (
     check_schema_version,
     finite_non_negative,
     is_number,
     non_negative_int,
     type_name,
 )
+from agent_reliability_harness.patterns import FullMatcher, PatternSet
 
 KNOWN_TYPES = frozenset({"str", "int", "float", "bool", "list", "dict", "any"})
 _ARG_SPEC_KEYS = ("type", "enum", "pattern", "min", "max")

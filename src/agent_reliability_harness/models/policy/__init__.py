@@ -1,0 +1,61 @@
+"""Policies (format 1.x): the compiled model, the parser, and loading files into it.
+
+`load_policy` / `load_policies` read JSON or YAML files (with `extends`) into
+`LoadedPolicy` (policy, warnings, source); `parse_policy` compiles a decoded object.
+"""
+
+from __future__ import annotations
+
+from .load import POLICY_SUFFIXES, LoadedPolicy, check_policy, load_policies, load_policy
+from .model import (
+    BLOB_KINDS,
+    AppliesTo,
+    ArgSpec,
+    ArgumentsMatch,
+    Budgets,
+    Completion,
+    Dataflow,
+    ErrorHandling,
+    ExpectedCall,
+    Grounding,
+    MatchMode,
+    Policy,
+    ScopedPatterns,
+    SequenceRules,
+    ToolSchema,
+    Trajectory,
+    UnsafePattern,
+)
+from .notes import PolicyWarning
+from .parse import parse_policy
+from .type_names import KNOWN_TYPES, TYPE_NAMES, canonical_type
+
+__all__ = [
+    "BLOB_KINDS",
+    "KNOWN_TYPES",
+    "POLICY_SUFFIXES",
+    "TYPE_NAMES",
+    "AppliesTo",
+    "ArgSpec",
+    "ArgumentsMatch",
+    "Budgets",
+    "Completion",
+    "Dataflow",
+    "ErrorHandling",
+    "ExpectedCall",
+    "Grounding",
+    "LoadedPolicy",
+    "MatchMode",
+    "Policy",
+    "PolicyWarning",
+    "ScopedPatterns",
+    "SequenceRules",
+    "ToolSchema",
+    "Trajectory",
+    "UnsafePattern",
+    "canonical_type",
+    "check_policy",
+    "load_policies",
+    "load_policy",
+    "parse_policy",
+]

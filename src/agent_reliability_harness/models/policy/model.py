@@ -1,0 +1,346 @@
+"""The compiled policy (format 1.1): frozen sections that rules read, nothing parsed here.
+
+Every field is final: regexes compiled, globs compiled, defaults filled in, pairs
+and scopes worked out, so a rule never re-reads or re-validates policy text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from fnmatch import fnmatchcase
+from typing import Any
+
+from ...patterns import FullMatcher, GlobSet, PatternSet, Searcher
+from .type_names import KNOWN_TYPES
+
+# The blobs an unsafe pattern may search (policy v1.1 section 4), in report order.
+BLOB_KINDS = ("text", "arguments", "output", "error")
+
+
+@dataclass(frozen=True, slots=True)
+class ArgSpec:
+    """Contract for one tool argument (or, nested, for a list element or a dict value)."""
+
+    # The canonical type name (`string` is stored as `str`), or an unknown name as written.
+    type: str = "any"
+    enum: tuple[Any, ...] | None = None
+    pattern: FullMatcher | None = None
+    min: float | None = None
+    max: float | None = None
+    # v1.1 (section 4); their defaults leave a v1 spec unchanged.
+    not_pattern: Searcher | None = None  # case-sensitive search; a string must not match
+    min_length: int | None = None  # code points of a string, elements of a list
+    max_length: int | None = None
+    items: ArgSpec | None = None  # every element of a list value
+    properties: dict[str, ArgSpec] | None = None  # name -> spec, for a dict value
+    required: tuple[str, ...] = ()  # names a dict value must hold
+    grounded: bool = False  # ARH-FLW-005 checks this argument
+
+    @property
+    def known_type(self) -> bool:
+        return self.type in KNOWN_TYPES
+
+    @property
+    def nested(self) -> bool:
+        """Whether the spec constrains the inside of a list or dict value."""
+        return self.items is not None or self.properties is not None or bool(self.required)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSchema:
+    name: str
+    required_arguments: dict[str, ArgSpec] = field(default_factory=dict)
+    optional_arguments: dict[str, ArgSpec] = field(default_factory=dict)
+    side_effect: bool = False
+    max_calls: int | None = None
+    min_calls: int | None = None
+    # v1.1 data-flow labels (section 6).
+    untrusted: bool = False  # `trust: "untrusted"`: outputs carry outside content
+    sink: bool = False  # calls act outward
+    sink_arguments: tuple[str, ...] | None = None  # None: every argument of a sink call
+
+    def spec_for(self, argument: str) -> ArgSpec | None:
+        """The declared spec of an argument (required wins over optional), or None."""
+        spec = self.required_arguments.get(argument)
+        return spec if spec is not None else self.optional_arguments.get(argument)
+
+    def checks_sink_argument(self, argument: str) -> bool:
+        """Whether ARH-FLW-004 checks this argument of a call of this tool."""
+        return self.sink and (self.sink_arguments is None or argument in self.sink_arguments)
+
+
+@dataclass(frozen=True, slots=True)
+class Budgets:
+    max_step_latency_ms: float | None = None
+    max_total_latency_ms: float | None = None
+    max_total_cost_usd: float | None = None
+    max_total_tokens: int | None = None
+
+    @property
+    def any_set(self) -> bool:
+        return any(
+            v is not None
+            for v in (
+                self.max_step_latency_ms,
+                self.max_total_latency_ms,
+                self.max_total_cost_usd,
+                self.max_total_tokens,
+            )
+        )
+
+    @property
+    def latency_set(self) -> bool:
+        return self.max_step_latency_ms is not None or self.max_total_latency_ms is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Grounding:
+    require_citations: bool = False
+    min_citation_coverage: float | None = None
+    require_valid_citation_urls: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceRules:
+    required_tools: tuple[str, ...] = ()
+    forbidden_tools: tuple[str, ...] = ()
+    # The v1 single chain; empty when `call_order` is written as a list of chains.
+    call_order: tuple[str, ...] = ()
+    # Every chain (a v1 list is one chain) and their ordered pairs (before, after): each
+    # pair once, in order of first appearance, chain by chain. Never cyclic.
+    call_order_chains: tuple[tuple[str, ...], ...] = ()
+    call_order_pairs: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorHandling:
+    require_retry_on_error: bool = False
+    max_attempts: int | None = None
+    # Case-insensitive searches over a tool_call's output strings: a status-ok call
+    # whose output matches counts as failed for every rule that reads status.
+    error_output_patterns: PatternSet = field(default_factory=lambda: PatternSet(()))
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    require_final_response: bool = False
+    max_steps: int | None = None
+    # With require_final_response: a last step that is an ok call of one of these
+    # tools (after error_output_patterns) completes the trace.
+    final_tools: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AppliesTo:
+    """`applies_to` (policy v1.1 section 3): per trace field, the globs one of which must
+    match (fnmatch, case-sensitive); every listed field must match."""
+
+    trace_id: tuple[str, ...] | None = None
+    agent_name: tuple[str, ...] | None = None
+    workflow: tuple[str, ...] | None = None
+    task_id: tuple[str, ...] | None = None
+
+    def matches(
+        self,
+        trace_id: str | None,
+        agent_name: str | None,
+        workflow: str | None,
+        task_id: str | None,
+    ) -> bool:
+        """Whether a trace with these fields is judged by the policy. A listed field
+        that the trace does not have (None) matches no glob."""
+        for globs, value in (
+            (self.trace_id, trace_id),
+            (self.agent_name, agent_name),
+            (self.workflow, workflow),
+            (self.task_id, task_id),
+        ):
+            if globs is None:
+                continue
+            if value is None or not any(fnmatchcase(value, glob) for glob in globs):
+                return False
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class UnsafePattern:
+    """One `unsafe_patterns` entry: a bare string has every scope and no tool limit."""
+
+    pattern: str
+    scopes: tuple[str, ...] = BLOB_KINDS  # a subset of BLOB_KINDS, in that order
+    tools: tuple[str, ...] | None = None  # limits arguments/output/error blobs
+
+    @property
+    def unscoped(self) -> bool:
+        return self.scopes == BLOB_KINDS and self.tools is None
+
+
+class ScopedPatterns:
+    """The unsafe patterns that apply to each kind of blob, one compiled set per
+    (kind, tool) that differs, so a blob is still searched in one pass."""
+
+    __slots__ = ("_sets", "entries")
+
+    def __init__(self, entries: tuple[UnsafePattern, ...]) -> None:
+        self.entries = entries
+        compiled: dict[tuple[str, ...], PatternSet] = {}
+        self._sets: dict[tuple[str, str | None], PatternSet] = {}
+        named = sorted({tool for e in entries for tool in e.tools or ()})
+        for kind in BLOB_KINDS:
+            for tool in [None, *named] if kind != "text" else [None]:
+                chosen = tuple(
+                    dict.fromkeys(
+                        e.pattern
+                        for e in entries
+                        if kind in e.scopes
+                        and (e.tools is None or kind == "text" or tool in e.tools)
+                    )
+                )
+                if chosen not in compiled:
+                    compiled[chosen] = PatternSet(chosen)
+                self._sets[(kind, tool)] = compiled[chosen]
+
+    def for_blob(self, kind: str, tool: str | None) -> PatternSet:
+        """The patterns that search a blob of this kind (one of BLOB_KINDS) of a step of
+        this tool (None for a step without a tool name)."""
+        if kind != "text":
+            found = self._sets.get((kind, tool))
+            if found is not None:
+                return found
+        return self._sets[(kind, None)]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ScopedPatterns) and other.entries == self.entries
+
+    def __hash__(self) -> int:
+        return hash(self.entries)
+
+    def __repr__(self) -> str:
+        return f"ScopedPatterns({self.entries!r})"
+
+
+class MatchMode(StrEnum):
+    """`trajectory.match` (section 5)."""
+
+    STRICT = "strict"
+    IN_ORDER = "in_order"
+    UNORDERED = "unordered"
+    SUPERSET = "superset"
+    SUBSET = "subset"
+
+    @property
+    def forbids_extra_calls(self) -> bool:
+        """The modes in which a considered call matching no entry is ARH-SEQ-007."""
+        return self in (MatchMode.STRICT, MatchMode.UNORDERED, MatchMode.SUBSET)
+
+    @property
+    def ordered(self) -> bool:
+        return self in (MatchMode.STRICT, MatchMode.IN_ORDER)
+
+
+class ArgumentsMatch(StrEnum):
+    """`arguments_match` (section 5)."""
+
+    EXACT = "exact"
+    SUBSET = "subset"
+    IGNORE = "ignore"
+
+
+@dataclass(frozen=True, slots=True)
+class ExpectedCall:
+    """One `trajectory.expected` entry, with the section defaults applied."""
+
+    tool: str
+    # As written; None when the entry matches on the tool alone.
+    arguments: dict[str, Any] | None = None
+    # `arguments` without the `ignore_arguments` keys: what matching compares.
+    compared_arguments: dict[str, Any] | None = None
+    arguments_match: ArgumentsMatch = ArgumentsMatch.EXACT  # the entry's, else the section's
+    optional: bool = False
+    entry: dict[str, Any] = field(default_factory=dict)  # as written, for findings
+
+
+@dataclass(frozen=True, slots=True)
+class Trajectory:
+    expected: tuple[ExpectedCall, ...] = ()
+    match: MatchMode = MatchMode.IN_ORDER
+    arguments_match: ArgumentsMatch = ArgumentsMatch.EXACT
+    ignore_tools: GlobSet = field(default_factory=lambda: GlobSet(()))
+    ignore_arguments: tuple[str, ...] = ()
+
+    def considers(self, tool_name: str) -> bool:
+        """Whether calls of this tool take part in matching (not in `ignore_tools`)."""
+        return not self.ignore_tools.matches(tool_name)
+
+    @property
+    def required_entries(self) -> int:
+        """Non-optional entries: one sequence check each."""
+        return sum(1 for call in self.expected if not call.optional)
+
+
+DEFAULT_MIN_VALUE_LENGTH = 6
+DEFAULT_TAINT_WINDOW = 400
+
+
+@dataclass(frozen=True, slots=True)
+class Dataflow:
+    """The `dataflow` section (section 6)."""
+
+    untrusted_to_sink: bool = False
+    grounded_arguments: tuple[str, ...] = ()  # tool names, or "*" for every tool
+    min_value_length: int = DEFAULT_MIN_VALUE_LENGTH
+    # Injection markers, case-insensitive searches over folded text; the screen holds
+    # the same patterns (one pass tells which markers occur, `untrusted_if[i]` where).
+    untrusted_if: tuple[Searcher, ...] = ()
+    untrusted_screen: PatternSet = field(default_factory=lambda: PatternSet(()))
+    taint_window: int = DEFAULT_TAINT_WINDOW
+    trusted_values: GlobSet = field(default_factory=lambda: GlobSet((), case_sensitive=False))
+
+    def grounds_every_argument_of(self, tool_name: str) -> bool:
+        """Whether `grounded_arguments` makes every argument of this tool's calls grounded."""
+        names = self.grounded_arguments
+        return bool(names) and ("*" in names or tool_name in names)
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """A parsed, fully validated and compiled policy (format 1.x)."""
+
+    policy_id: str
+    schema_version: str = "1"
+    allow_unlisted_tools: bool = False
+    allowed_tools: dict[str, ToolSchema] = field(default_factory=dict)
+    budgets: Budgets = field(default_factory=Budgets)
+    # Every unsafe pattern, deduplicated, in order: exactly the v1 set for bare strings.
+    unsafe_patterns: PatternSet = field(default_factory=lambda: PatternSet(()))
+    grounding: Grounding = field(default_factory=Grounding)
+    sequence: SequenceRules = field(default_factory=SequenceRules)
+    error_handling: ErrorHandling = field(default_factory=ErrorHandling)
+    completion: Completion = field(default_factory=Completion)
+    # None: the policy applies to every trace.
+    applies_to: AppliesTo | None = None
+    # None when every unsafe pattern searches every blob of every tool (the v1 meaning);
+    # else the per-blob sets, which a rule must use instead of `unsafe_patterns`.
+    unsafe_scoped: ScopedPatterns | None = None
+    trajectory: Trajectory | None = None
+    dataflow: Dataflow = field(default_factory=Dataflow)
+
+    @property
+    def side_effect_tools(self) -> frozenset[str]:
+        return frozenset(name for name, tool in self.allowed_tools.items() if tool.side_effect)
+
+    @property
+    def sink_tools(self) -> frozenset[str]:
+        return frozenset(name for name, tool in self.allowed_tools.items() if tool.sink)
+
+    @property
+    def untrusted_tools(self) -> frozenset[str]:
+        return frozenset(name for name, tool in self.allowed_tools.items() if tool.untrusted)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> Policy:
+        """Parse and compile a policy; raises PolicyError naming the offending field."""
+        from .parse import parse_policy  # noqa: PLC0415 - the parser imports this module
+
+        return parse_policy(data)
