@@ -185,7 +185,9 @@ def _history_turn(b: TraceBuilder, message: dict[str, Any], at: str) -> None:
         if action:
             _call(b, message, action, at)
         return
-    ids = [i for i in opt_list(message, "tool_call_ids", at) if isinstance(i, str)]
+    ids: list[str | None] = [
+        i for i in opt_list(message, "tool_call_ids", at) if isinstance(i, str)
+    ]
     content = message.get("content")
     output = text_of(content) if text_of(content) is not None else content
     for call_id in ids or [None]:

@@ -63,7 +63,7 @@ class _Walk:
 
     def message(self, m: dict[str, Any], at: str) -> None:
         role = m.get("role")
-        extra = m.get("extra") if isinstance(m.get("extra"), dict) else {}
+        extra: dict[str, Any] = m["extra"] if isinstance(m.get("extra"), dict) else {}
         if role == "assistant":
             self.started = True
             self._assistant(m, extra, at)

@@ -115,8 +115,8 @@ def _chat_message(b: TraceBuilder, m: dict[str, Any], at: str, idless: IdlessRes
     elif role == "tool":
         call_id = opt_str(m, "tool_call_id", at)
         name = idless.name_for(call_id, opt_str(m, "name", at))
-        output = m.get("content")
-        b.result(call_id or None, output, at, name=name, **_status(output))
+        content = m.get("content")
+        b.result(call_id or None, content, at, name=name, **_status(content))
     else:
         b.note(at, "message with an unknown role", m)
 
