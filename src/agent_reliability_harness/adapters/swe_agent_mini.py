@@ -60,6 +60,7 @@ class _Walk:
         self.idless = IdlessResults()
         self.started = False
         self.priced = False
+        self.open_ids: list[str] = []
 
     def message(self, m: dict[str, Any], at: str) -> None:
         role = m.get("role")
@@ -108,6 +109,8 @@ class _Walk:
             name = opt_str(function, "name", where)
             b.call(call_id, name, function.get("arguments"), f"{where}.function.arguments")
             self.idless.called(call_id, name)
+            if call_id:
+                self.open_ids.append(call_id)
         if not calls:
             self._text_actions(extra, text or "", at)
         self._usage(extra, start, at)
@@ -159,6 +162,8 @@ class _Walk:
     ) -> None:
         content = m.get("content")
         output = text_of(content) if text_of(content) is not None else content
+        if call_id in self.open_ids:
+            self.open_ids.remove(call_id)
         code = _returncode(m, extra)
         failed = code is not None and code != 0
         error = None
@@ -180,11 +185,12 @@ class _Walk:
         for key in ("exit_status", "submission"):
             if extra.get(key) not in (None, ""):
                 self.b.metadata.setdefault(key, extra[key])
-        if self.idless:
-            # The submit command's output is the submission itself (the exit message).
-            self.b.result(
-                None, m.get("content"), at, name=self.idless.name_for(None, None), is_error=False
-            )
+        # The submit command's output is the submission itself (the exit message).
+        if self.open_ids:
+            self.b.result(self.open_ids.pop(), m.get("content"), at, is_error=False)
+        elif self.idless:
+            name = self.idless.name_for(None, None)
+            self.b.result(None, m.get("content"), at, name=name, is_error=False)
 
 
 def _returncode(m: dict[str, Any], extra: dict[str, Any]) -> int | None:
