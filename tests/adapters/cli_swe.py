@@ -213,6 +213,14 @@ def history_only() -> dict[str, Any]:
     }
 
 
+def _bash(call_id: str, cmd: str) -> dict[str, Any]:
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": "bash", "arguments": json.dumps({"command": cmd})},
+    }
+
+
 def _usage(prompt: int, completion: int) -> dict[str, Any]:
     return {
         "usage": {
@@ -226,11 +234,6 @@ def _usage(prompt: int, completion: int) -> dict[str, Any]:
 def mini_toolcall() -> dict[str, Any]:
     """mini-swe-agent 2.x: bash tool calls, a failing command, a rejected (malformed) turn
     whose usage lives in the feedback message, and the exit message of the submission."""
-    bash = lambda call_id, cmd: {
-        "id": call_id,
-        "type": "function",
-        "function": {"name": "bash", "arguments": json.dumps({"command": cmd})},
-    }  # noqa: E731
     messages = [
         {
             "role": "system",
@@ -240,7 +243,7 @@ def mini_toolcall() -> dict[str, Any]:
         {
             "role": "assistant",
             "content": "List the repository.",
-            "tool_calls": [bash("call_m1", "ls")],
+            "tool_calls": [_bash("call_m1", "ls")],
             "extra": {
                 "actions": [{"command": "ls", "tool_call_id": "call_m1"}],
                 "response": _usage(1200, 40),
@@ -271,7 +274,7 @@ def mini_toolcall() -> dict[str, Any]:
         {
             "role": "assistant",
             "content": None,
-            "tool_calls": [bash("call_m2", "pytest -x tests"), bash("call_m3", "git diff")],
+            "tool_calls": [_bash("call_m2", "pytest -x tests"), _bash("call_m3", "git diff")],
             "extra": {"actions": [], "response": _usage(1400, 55), "cost": 0.0035},
         },
         {
@@ -289,7 +292,7 @@ def mini_toolcall() -> dict[str, Any]:
         {
             "role": "assistant",
             "content": "Submit.",
-            "tool_calls": [bash("call_m4", "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")],
+            "tool_calls": [_bash("call_m4", "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")],
             "extra": {"response": _usage(1500, 20), "cost": 0.0032},
         },
         {

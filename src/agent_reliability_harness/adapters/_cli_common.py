@@ -55,14 +55,15 @@ def reward_outcome(reward: Any, at: str) -> dict[str, Any] | None:
     return {"reward": reward, "success": abs(reward - 1) <= REWARD_TOLERANCE}
 
 
-def text_of(content: Any) -> str | None:
-    """Message text: a string, or the text of `{"text": ...}` parts joined; None otherwise."""
+def text_of(content: Any, joiner: str = "") -> str | None:
+    """Message text: a string, or the text of `{"text": ...}` parts joined; None otherwise.
+    Model text parts are fragments of one message (joined as is); tool outputs use "\n"."""
     if isinstance(content, str):
         return content
     if isinstance(content, list) and all(
         isinstance(p, dict) and isinstance(p.get("text"), str) for p in content
     ):
-        return "".join(p["text"] for p in content)
+        return joiner.join(p["text"] for p in content)
     return None
 
 

@@ -58,7 +58,8 @@ def detect_line(first: Any) -> bool:
         return True
     return (
         isinstance(first, dict)
-        and first.get("type") in BOOKKEEPING
+        and isinstance(first.get("type"), str)
+        and first["type"] in BOOKKEEPING
         and "payload" not in first
         and any(k in first for k in (*_SESSION_KEYS, "summary", "operation", "snapshot"))
     )
@@ -110,9 +111,9 @@ class _Session:
         if not isinstance(line, dict):
             b.note(at, "line that is not a JSON object", line)
             return
-        kind = line.get("type")
+        kind = line.get("type") if isinstance(line.get("type"), str) else None
         if kind in BOOKKEEPING:
-            self._bookkeeping(kind, line)
+            self._bookkeeping(str(kind), line)
             b.skip(at, f"{kind} line")
         elif kind == "result":
             self._result(line, at)
@@ -258,7 +259,7 @@ class _Session:
 
     def _tool_result(self, block: dict[str, Any], at: str) -> None:
         content = block.get("content")
-        joined = text_of(content)
+        joined = text_of(content, "\n")
         output = joined if joined is not None and isinstance(content, list) else content
         is_error = block.get("is_error")
         self.b.result(

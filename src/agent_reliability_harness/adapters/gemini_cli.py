@@ -168,7 +168,7 @@ class _Replay:
         name = opt_str(call, "name", at)
         b.call(call_id, name, call.get("args"), f"{at}.args", **meta)
         status = call.get("status")
-        if status not in _FINISHED:
+        if not isinstance(status, str) or status not in _FINISHED:
             b.note(at, f"tool call that had not finished (status {status})", call)
             return
         output, error = self._response(call.get("result"), f"{at}.result")

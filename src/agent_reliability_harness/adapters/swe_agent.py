@@ -189,7 +189,7 @@ def _history_turn(b: TraceBuilder, message: dict[str, Any], at: str) -> None:
         i for i in opt_list(message, "tool_call_ids", at) if isinstance(i, str)
     ]
     content = message.get("content")
-    output = text_of(content) if text_of(content) is not None else content
+    output = text_of(content, "\n") if text_of(content) is not None else content
     for call_id in ids or [None]:
         b.result(call_id, output, at, name=None if call_id else _last_open_name(b))
 

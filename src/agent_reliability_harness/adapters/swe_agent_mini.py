@@ -161,7 +161,7 @@ class _Walk:
         self, m: dict[str, Any], extra: dict[str, Any], at: str, call_id: str | None
     ) -> None:
         content = m.get("content")
-        output = text_of(content) if text_of(content) is not None else content
+        output = text_of(content, "\n") if text_of(content) is not None else content
         if call_id in self.open_ids:
             self.open_ids.remove(call_id)
         code = _returncode(m, extra)
