@@ -291,77 +291,76 @@ def truncated() -> list[dict[str, Any]]:
     return s.lines
 
 
-def sdk_stream() -> list[dict[str, Any]]:
-    """The Agent SDK's messages as `--output-format stream-json` writes them."""
-    sid = "d3adb33f-4444-4555-8666-b77788889999"
-    return [
-        {
-            "type": "system",
-            "subtype": "init",
-            "cwd": CWD,
-            "session_id": sid,
-            "tools": ["Bash", "Read"],
+# The Agent SDK's messages as `--output-format stream-json` writes them.
+_SID = "d3adb33f-4444-4555-8666-b77788889999"
+SDK_STREAM = [
+    {
+        "type": "system",
+        "subtype": "init",
+        "cwd": CWD,
+        "session_id": _SID,
+        "tools": ["Bash", "Read"],
+        "model": "claude-sonnet-4-5",
+        "permissionMode": "default",
+    },
+    {
+        "type": "assistant",
+        "message": {
+            "id": "msg_06A",
+            "type": "message",
+            "role": "assistant",
             "model": "claude-sonnet-4-5",
-            "permissionMode": "default",
-        },
-        {
-            "type": "assistant",
-            "message": {
-                "id": "msg_06A",
-                "type": "message",
-                "role": "assistant",
-                "model": "claude-sonnet-4-5",
-                "content": [
-                    {"type": "text", "text": "Checking the version."},
-                    _tool_use("toolu_51", "Bash", {"command": "python --version"}),
-                ],
-                "stop_reason": "tool_use",
-                "usage": {
-                    "input_tokens": 1500,
-                    "output_tokens": 40,
-                    "cache_read_input_tokens": 0,
-                    "cache_creation_input_tokens": 0,
-                },
+            "content": [
+                {"type": "text", "text": "Checking the version."},
+                _tool_use("toolu_51", "Bash", {"command": "python --version"}),
+            ],
+            "stop_reason": "tool_use",
+            "usage": {
+                "input_tokens": 1500,
+                "output_tokens": 40,
+                "cache_read_input_tokens": 0,
+                "cache_creation_input_tokens": 0,
             },
-            "parent_tool_use_id": None,
-            "session_id": sid,
-            "uuid": "u-06a",
         },
-        {
-            "type": "user",
-            "message": {"role": "user", "content": [_result("toolu_51", "Python 3.11.7")]},
-            "parent_tool_use_id": None,
-            "session_id": sid,
-            "uuid": "u-06b",
+        "parent_tool_use_id": None,
+        "session_id": _SID,
+        "uuid": "u-06a",
+    },
+    {
+        "type": "user",
+        "message": {"role": "user", "content": [_result("toolu_51", "Python 3.11.7")]},
+        "parent_tool_use_id": None,
+        "session_id": _SID,
+        "uuid": "u-06b",
+    },
+    {
+        "type": "assistant",
+        "message": {
+            "id": "msg_06B",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-sonnet-4-5",
+            "content": [{"type": "text", "text": "Python 3.11.7 is installed."}],
+            "stop_reason": "end_turn",
+            "usage": {"input_tokens": 1600, "output_tokens": 12},
         },
-        {
-            "type": "assistant",
-            "message": {
-                "id": "msg_06B",
-                "type": "message",
-                "role": "assistant",
-                "model": "claude-sonnet-4-5",
-                "content": [{"type": "text", "text": "Python 3.11.7 is installed."}],
-                "stop_reason": "end_turn",
-                "usage": {"input_tokens": 1600, "output_tokens": 12},
-            },
-            "parent_tool_use_id": None,
-            "session_id": sid,
-            "uuid": "u-06c",
-        },
-        {
-            "type": "result",
-            "subtype": "success",
-            "is_error": False,
-            "duration_ms": 5210,
-            "duration_api_ms": 4100,
-            "num_turns": 2,
-            "result": "Python 3.11.7 is installed.",
-            "session_id": sid,
-            "total_cost_usd": 0.0123,
-            "usage": {"input_tokens": 3100, "output_tokens": 52},
-        },
-    ]
+        "parent_tool_use_id": None,
+        "session_id": _SID,
+        "uuid": "u-06c",
+    },
+    {
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "duration_ms": 5210,
+        "duration_api_ms": 4100,
+        "num_turns": 2,
+        "result": "Python 3.11.7 is installed.",
+        "session_id": _SID,
+        "total_cost_usd": 0.0123,
+        "usage": {"input_tokens": 3100, "output_tokens": 52},
+    },
+]
 
 
 FIXTURES: dict[str, Any] = {
@@ -370,6 +369,6 @@ FIXTURES: dict[str, Any] = {
     "claude-code/session-sidechain.jsonl": sidechain(),
     "claude-code/agent-a1b2c3d.jsonl": subagent_file(),
     "claude-code/session-truncated.jsonl": truncated(),
-    "claude-code/sdk-stream.jsonl": sdk_stream(),
+    "claude-code/sdk-stream.jsonl": SDK_STREAM,
     "claude-code/session-array.json": clean(),
 }

@@ -32,8 +32,8 @@ def _step(
     }
 
 
-def function_calling() -> dict[str, Any]:
-    """SWE-agent 1.x: tool calls in the history, the final submit only in the trajectory."""
+def _fc_turns() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """History and trajectory of three function-calling turns."""
     turns = [
         (
             "create reproduce.py",
@@ -80,6 +80,12 @@ def function_calling() -> dict[str, Any]:
             }
         )
         trajectory.append(_step(action, observation, thought, seconds))
+    return history, trajectory
+
+
+def function_calling() -> dict[str, Any]:
+    """SWE-agent 1.x: tool calls in the history, the final submit only in the trajectory."""
+    history, trajectory = _fc_turns()
     trajectory.append(
         _step("submit", "diff --git a/fields.py b/fields.py", "Submitting the fix.", 0.27)
     )
@@ -231,93 +237,89 @@ def _usage(prompt: int, completion: int) -> dict[str, Any]:
     }
 
 
-def mini_toolcall() -> dict[str, Any]:
-    """mini-swe-agent 2.x: bash tool calls, a failing command, a rejected (malformed) turn
-    whose usage lives in the feedback message, and the exit message of the submission."""
-    messages = [
-        {
-            "role": "system",
-            "content": "You are a helpful assistant that can interact with a computer.",
+# mini-swe-agent 2.x: bash tool calls, a failing command, a rejected (malformed) turn whose usage lives in the feedback message, and the exit message of the submission.
+_MINI_MESSAGES = [
+    {
+        "role": "system",
+        "content": "You are a helpful assistant that can interact with a computer.",
+    },
+    {"role": "user", "content": "Please solve this issue: " + ISSUE},
+    {
+        "role": "assistant",
+        "content": "List the repository.",
+        "tool_calls": [_bash("call_m1", "ls")],
+        "extra": {
+            "actions": [{"command": "ls", "tool_call_id": "call_m1"}],
+            "response": _usage(1200, 40),
+            "cost": 0.0031,
+            "timestamp": 1706000000.0,
         },
-        {"role": "user", "content": "Please solve this issue: " + ISSUE},
-        {
-            "role": "assistant",
-            "content": "List the repository.",
-            "tool_calls": [_bash("call_m1", "ls")],
-            "extra": {
-                "actions": [{"command": "ls", "tool_call_id": "call_m1"}],
-                "response": _usage(1200, 40),
-                "cost": 0.0031,
-                "timestamp": 1706000000.0,
+    },
+    {
+        "role": "tool",
+        "tool_call_id": "call_m1",
+        "content": '{"returncode": 0, "output": "src\\ntests\\n"}',
+        "extra": {"raw_output": "src\ntests\n", "returncode": 0, "timestamp": 1706000001.0},
+    },
+    {
+        "role": "user",
+        "content": "No tool calls found in the response. Every response MUST include at least one tool call.",
+        "extra": {
+            "interrupt_type": "FormatError",
+            "cost": 0.0012,
+            "response": {
+                "choices": [{"message": {"role": "assistant", "content": "I think I am done."}}],
+                **_usage(1300, 12),
             },
         },
-        {
-            "role": "tool",
-            "tool_call_id": "call_m1",
-            "content": '{"returncode": 0, "output": "src\\ntests\\n"}',
-            "extra": {"raw_output": "src\ntests\n", "returncode": 0, "timestamp": 1706000001.0},
-        },
-        {
-            "role": "user",
-            "content": "No tool calls found in the response. Every response MUST include at least one tool call.",
-            "extra": {
-                "interrupt_type": "FormatError",
-                "cost": 0.0012,
-                "response": {
-                    "choices": [
-                        {"message": {"role": "assistant", "content": "I think I am done."}}
-                    ],
-                    **_usage(1300, 12),
-                },
-            },
-        },
-        {
-            "role": "assistant",
-            "content": None,
-            "tool_calls": [_bash("call_m2", "pytest -x tests"), _bash("call_m3", "git diff")],
-            "extra": {"actions": [], "response": _usage(1400, 55), "cost": 0.0035},
-        },
-        {
-            "role": "tool",
-            "tool_call_id": "call_m2",
-            "content": '{"returncode": 1, "output": "1 failed"}',
-            "extra": {"returncode": 1, "raw_output": "1 failed"},
-        },
-        {
-            "role": "tool",
-            "tool_call_id": "call_m3",
-            "content": '{"returncode": -1, "output": ""}',
-            "extra": {"returncode": -1, "exception_info": "action was not executed"},
-        },
-        {
-            "role": "assistant",
-            "content": "Submit.",
-            "tool_calls": [_bash("call_m4", "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")],
-            "extra": {"response": _usage(1500, 20), "cost": 0.0032},
-        },
-        {
-            "role": "exit",
-            "content": "diff --git a/fields.py b/fields.py",
-            "extra": {
-                "exit_status": "Submitted",
-                "submission": "diff --git a/fields.py b/fields.py",
-            },
-        },
-    ]
-    return {
-        "info": {
-            "model_stats": {"instance_cost": 0.011, "api_calls": 4},
-            "config": {
-                "model": {"model_name": "anthropic/claude-sonnet-4-5-20250929"},
-                "agent_type": "minisweagent.agents.default.DefaultAgent",
-            },
-            "mini_version": "2.0.0",
+    },
+    {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [_bash("call_m2", "pytest -x tests"), _bash("call_m3", "git diff")],
+        "extra": {"actions": [], "response": _usage(1400, 55), "cost": 0.0035},
+    },
+    {
+        "role": "tool",
+        "tool_call_id": "call_m2",
+        "content": '{"returncode": 1, "output": "1 failed"}',
+        "extra": {"returncode": 1, "raw_output": "1 failed"},
+    },
+    {
+        "role": "tool",
+        "tool_call_id": "call_m3",
+        "content": '{"returncode": -1, "output": ""}',
+        "extra": {"returncode": -1, "exception_info": "action was not executed"},
+    },
+    {
+        "role": "assistant",
+        "content": "Submit.",
+        "tool_calls": [_bash("call_m4", "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")],
+        "extra": {"response": _usage(1500, 20), "cost": 0.0032},
+    },
+    {
+        "role": "exit",
+        "content": "diff --git a/fields.py b/fields.py",
+        "extra": {
             "exit_status": "Submitted",
             "submission": "diff --git a/fields.py b/fields.py",
         },
-        "messages": messages,
-        "trajectory_format": "mini-swe-agent-1.1",
-    }
+    },
+]
+MINI_TOOLCALL = {
+    "info": {
+        "model_stats": {"instance_cost": 0.011, "api_calls": 4},
+        "config": {
+            "model": {"model_name": "anthropic/claude-sonnet-4-5-20250929"},
+            "agent_type": "minisweagent.agents.default.DefaultAgent",
+        },
+        "mini_version": "2.0.0",
+        "exit_status": "Submitted",
+        "submission": "diff --git a/fields.py b/fields.py",
+    },
+    "messages": _MINI_MESSAGES,
+    "trajectory_format": "mini-swe-agent-1.1",
+}
 
 
 def mini_textbased() -> dict[str, Any]:
@@ -363,6 +365,6 @@ FIXTURES: dict[str, Any] = {
     "swe-agent/function-calling.traj": function_calling(),
     "swe-agent/thought-action.traj": thought_action(),
     "swe-agent/history-only.traj": history_only(),
-    "swe-agent/mini-toolcall.traj.json": mini_toolcall(),
+    "swe-agent/mini-toolcall.traj.json": MINI_TOOLCALL,
     "swe-agent/mini-textbased.traj.json": mini_textbased(),
 }

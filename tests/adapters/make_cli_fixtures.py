@@ -19,7 +19,8 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 import cli_claude  # noqa: E402
-import cli_codex_gemini  # noqa: E402
+import cli_codex  # noqa: E402
+import cli_gemini  # noqa: E402
 import cli_runs  # noqa: E402
 import cli_swe  # noqa: E402
 
@@ -30,7 +31,8 @@ SOURCES: dict[str, Any] = {
     **cli_runs.FIXTURES,
     **cli_swe.FIXTURES,
     **cli_claude.FIXTURES,
-    **cli_codex_gemini.FIXTURES,
+    **cli_codex.FIXTURES,
+    **cli_gemini.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 
