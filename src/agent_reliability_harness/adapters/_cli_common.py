@@ -97,7 +97,8 @@ class IdlessResults:
         """The tool name TraceBuilder.result should match by, or None to match by id."""
         if call_id:
             return name
-        if name and name in self._names:
-            self._names.remove(name)
+        if name:
+            if name in self._names:
+                self._names.remove(name)
             return name
-        return self._names.pop(0) if self._names else name
+        return self._names.pop(0) if self._names else None
