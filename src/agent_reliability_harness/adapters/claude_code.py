@@ -94,6 +94,7 @@ class _Message:
         self.at = at
         self.first = first
         self.usage: dict[str, Any] | None = None
+        self.output = 0
         self.cost: float | None = None
         self.latency: float | None = None
 
@@ -221,9 +222,10 @@ class _Session:
         usage = message.get("usage")
         if isinstance(usage, dict):
             # Lines of one message repeat its usage; output_tokens grows until the last.
-            old = record.usage
-            if old is None or (usage.get("output_tokens") or 0) >= (old.get("output_tokens") or 0):
+            grown = opt_count(usage, "output_tokens", f"{at}.usage") or 0
+            if record.usage is None or grown >= record.output:
                 record.usage = usage
+                record.output = grown
                 record.at = at
         cost = opt_amount(message, "costUSD", at)
         record.cost = cost if cost is not None else record.cost
