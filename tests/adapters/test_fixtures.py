@@ -65,6 +65,7 @@ def test_fixtures_are_current() -> None:
         str(p.relative_to(HERE)): p.read_text(encoding="utf-8")
         for folder in ("fixtures", "expected")
         for p in (HERE / folder).rglob("*.json")
+        if p.relative_to(HERE / folder).parts[0] in make_fixtures.RENDERERS  # SDK-built ones
     }
     stale = sorted(k for k in built.keys() | on_disk.keys() if built.get(k) != on_disk.get(k))
     assert not stale, f"run python tests/adapters/make_fixtures.py; stale: {stale[:5]}"

@@ -13,12 +13,17 @@ from ..errors import AdapterError
 from . import (
     anthropic_messages,
     canonical,
+    claude_code,
+    codex_cli,
     cohere_chat,
+    gemini_cli,
     google_genai,
     openai_agents,
     openai_chat,
     openai_responses,
     otel_genai,
+    swe_agent,
+    tau_bench,
 )
 from .base import Adapter
 
@@ -26,8 +31,18 @@ from .base import Adapter
 # Anthropic precedes the Responses API because both use `type: "message"`; Cohere precedes
 # OpenAI Chat because Cohere v2 shares OpenAI's wire shape (tool_calls, role "tool") and is
 # recognised only by what OpenAI never sends (tool_plan, documents, billed_units).
+# The CLI-tool and benchmark formats come right after canonical traces: each is recognised
+# by keys of its own envelope (session lines with `sessionId`/`uuid`, rollout lines with
+# `payload`, `projectHash`, `trajectory`/`trajectory_format`, `task_id` + `traj`), while
+# the messages inside are chat- or Anthropic-shaped and would be half-read by those
+# adapters (a mini-swe-agent file's `messages` look like an OpenAI Chat request body).
 ADAPTERS: tuple[Adapter, ...] = (
     canonical.ADAPTER,
+    claude_code.ADAPTER,
+    codex_cli.ADAPTER,
+    gemini_cli.ADAPTER,
+    swe_agent.ADAPTER,
+    tau_bench.ADAPTER,
     otel_genai.ADAPTER,
     openai_agents.ADAPTER,
     google_genai.ADAPTER,

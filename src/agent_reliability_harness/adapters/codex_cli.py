@@ -1,0 +1,340 @@
+"""The "codex-cli" format: Codex CLI rollout JSONL (`~/.codex/sessions/**/rollout-*.jsonl`).
+
+One file is one session. `response_item` lines carry the run (messages, calls and
+their outputs, paired by call_id); `event_msg` token_count lines carry usage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from ..errors import InputError
+from ..io import decode_json
+from ._cli_common import add_measure, array_entries, line_entries, opt_amount
+from ._common import TraceBuilder, fail, opt_count, opt_obj, opt_str
+from .base import Adapter
+
+NAME = "codex-cli"
+_LINE_TYPES = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
+_TEXT_PARTS = ("input_text", "output_text", "text", "summary_text", "reasoning_text")
+# Items that record the session's machinery, not its run: undo snapshots, compaction.
+_BOOKKEEPING_ITEMS = ("ghost_snapshot", "compaction", "compaction_summary", "context_compaction")
+_EXIT_CODE = re.compile(r"^(?:Exit code: |Process exited with code )(-?\d+)\s*$", re.MULTILINE)
+_WALL_TIME = re.compile(r"^Wall time: ([0-9]+(?:\.[0-9]+)?) seconds\s*$", re.MULTILINE)
+
+
+def _is_line(line: Any) -> bool:
+    return isinstance(line, dict) and line.get("type") in _LINE_TYPES and "payload" in line
+
+
+def _is_legacy_head(line: Any) -> bool:
+    """The first line of rollouts written before the typed lines (mid-2025)."""
+    return (
+        isinstance(line, dict)
+        and "type" not in line
+        and isinstance(line.get("id"), str)
+        and "timestamp" in line
+        and "instructions" in line
+    )
+
+
+def detect_line(first: Any) -> bool:
+    """A rollout's first line: `{"timestamp", "type": "session_meta" | ..., "payload"}`
+    (or the untyped `{id, timestamp, instructions}` head of older rollouts)."""
+    return _is_line(first) or _is_legacy_head(first)
+
+
+def detect(value: Any) -> bool:
+    """A rollout given as a JSON array of its lines."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and (_is_legacy_head(value[0]) or any(_is_line(v) for v in value[:1000]))
+    )
+
+
+def convert(value: Any, name_hint: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise fail("$", "expected the rollout's lines as a JSON array")
+    return _session(array_entries(value), name_hint)
+
+
+def convert_lines(lines: Iterable[tuple[int, Any]], name_hint: str) -> list[Any]:
+    return _session(line_entries(lines), name_hint)
+
+
+def _session(entries: Iterator[tuple[str, Any]], name_hint: str) -> list[Any]:
+    rollout = _Rollout(TraceBuilder(NAME, name_hint, agent_name="codex"))
+    for at, line in entries:
+        rollout.feed(at, line)
+    return [rollout.finish()]
+
+
+class _Rollout:
+    def __init__(self, b: TraceBuilder) -> None:
+        self.b = b
+        self.calls: dict[str, int] = {}
+        self.exits: dict[str, tuple[bool, str | None]] = {}
+        self.reasoning: list[str] = []
+        self.turn_start = 0
+        self.total: tuple[int, int] | None = None
+        self.model: str | None = None
+        self.meta_seen = False
+
+    def feed(self, at: str, line: Any) -> None:
+        b = self.b
+        if not isinstance(line, dict):
+            b.note(at, "line that is not a JSON object", line)
+            return
+        if _is_legacy_head(line) and not self.meta_seen:
+            self._meta(line, at)
+            return
+        if "payload" not in line and isinstance(line.get("type"), str):
+            line = {"type": "response_item", "payload": line}  # older untyped rollouts
+        kind = line.get("type")
+        payload = line.get("payload")
+        if line.get("record_type") == "state":
+            b.skip(at, "state line")
+        elif kind == "session_meta" and isinstance(payload, dict):
+            self._meta(payload, f"{at}.payload")
+        elif kind == "turn_context" and isinstance(payload, dict):
+            self.model = opt_str(payload, "model", f"{at}.payload") or self.model
+            b.skip(at, "turn_context line")
+        elif kind == "compacted":
+            b.skip(at, "compacted line (context compaction)")
+        elif kind == "response_item" and isinstance(payload, dict):
+            self._item(payload, f"{at}.payload")
+        elif kind == "event_msg" and isinstance(payload, dict):
+            self._event(payload, f"{at}.payload")
+        else:
+            b.note(at, "line of an unknown kind", line)
+
+    def _meta(self, payload: dict[str, Any], at: str) -> None:
+        b = self.b
+        if self.meta_seen:
+            b.skip(at, "session_meta line (of a resumed or forked session)")
+            return
+        self.meta_seen = True
+        b.trace_id = opt_str(payload, "id", at) or b.trace_id
+        for key in ("cwd", "cli_version", "originator", "model_provider", "source"):
+            if isinstance(payload.get(key), str):
+                b.metadata[key] = payload[key]
+        for key in ("base_instructions", "instructions"):
+            value = payload.get(key)
+            text = value.get("text") if isinstance(value, dict) else value
+            if isinstance(text, str) and text:
+                b.input("system", text, f"{at}.{key}")
+
+    def _meta_kw(self) -> dict[str, Any]:
+        kw: dict[str, Any] = {"model": self.model}
+        if self.reasoning:
+            kw["reasoning"] = list(self.reasoning)
+            self.reasoning.clear()
+        return kw
+
+    def _item(self, item: dict[str, Any], at: str) -> None:
+        b = self.b
+        kind = item.get("type")
+        if kind == "message":
+            self._message(item, at)
+        elif kind == "reasoning":
+            self.reasoning.extend(_texts(item.get("summary")) + _texts(item.get("content")))
+        elif kind in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
+            self._call(item, kind, at)
+        elif kind in ("function_call_output", "custom_tool_call_output"):
+            self._output(item, at)
+        elif kind in _BOOKKEEPING_ITEMS:
+            b.skip(at, f"{kind} item")
+        else:
+            b.note(at, "response item of an unknown kind", item)
+
+    def _message(self, item: dict[str, Any], at: str) -> None:
+        role = item.get("role")
+        content = item.get("content")
+        text = content if isinstance(content, str) else "".join(_texts(content))
+        if isinstance(content, list):
+            for index, part in enumerate(content):
+                if not (isinstance(part, dict) and part.get("type") in _TEXT_PARTS):
+                    self.b.note(f"{at}.content[{index}]", "content part that is not text", part)
+        if role == "assistant":
+            if text:
+                self.b.text(text, at, phase=item.get("phase"), **self._meta_kw())
+        elif role in ("user", "developer", "system"):
+            if text:
+                self.b.input(role, text, at)
+        else:
+            self.b.note(at, "message with an unknown role", item)
+
+    def _call(self, item: dict[str, Any], kind: str, at: str) -> None:
+        call_id = opt_str(item, "call_id", at) or opt_str(item, "id", at)
+        if kind == "function_call":
+            name, args, extra = opt_str(item, "name", at), item.get("arguments"), {}
+        elif kind == "custom_tool_call":
+            # A freeform tool (apply_patch) takes one text input, carried as `input`.
+            name, args, extra = (
+                opt_str(item, "name", at),
+                {"input": item.get("input")},
+                {"freeform": True},
+            )
+        else:
+            name, args, extra = kind.removesuffix("_call"), opt_obj(item, "action", at), {}
+        index = self.b.call(call_id, name, args, f"{at}.arguments", **extra, **self._meta_kw())
+        if call_id:
+            self.calls[call_id] = index
+        status = item.get("status")
+        if kind == "web_search_call" and isinstance(status, str):
+            step = self.b.steps[index]
+            step["status"] = "error" if status in ("failed", "incomplete") else "ok"
+            if step["status"] == "error":
+                step["error"] = f"status {status}"
+
+    def _output(self, item: dict[str, Any], at: str) -> None:
+        call_id = opt_str(item, "call_id", at)
+        output, failed, error, seconds = _parse_output(item.get("output"))
+        if call_id in self.exits:
+            failed, error = self.exits.pop(call_id)
+        self.b.result(call_id, output, at, is_error=failed, error=error)
+        index = self.calls.get(call_id or "")
+        if index is not None:
+            add_measure(self.b, index, "latency_ms", None if seconds is None else seconds * 1000)
+
+    def _event(self, event: dict[str, Any], at: str) -> None:
+        kind = event.get("type")
+        if kind == "token_count":
+            self._tokens(event, at)
+        elif kind in ("exec_command_end", "patch_apply_end", "mcp_tool_call_end"):
+            self._outcome(event, kind, at)
+        elif kind == "turn_aborted":
+            self.b.metadata.setdefault("turns_aborted", []).append(event.get("reason"))
+        else:
+            # UI events: they repeat response items (user_message, agent_message,
+            # agent_reasoning) or mark the session's progress (task_started, ...).
+            self.b.skip(at, f"event_msg {kind}")
+
+    def _tokens(self, event: dict[str, Any], at: str) -> None:
+        """Usage of one model request. `total_token_usage` is cumulative and repeated
+        events carry the same total, so a request's usage is the growth of the total
+        (`last_token_usage` when the file has no total)."""
+        info = opt_obj(event, "info", at)
+        if info is None:
+            self.b.skip(at, "token_count without usage (rate limits only)")
+            return
+        where = f"{at}.info"
+        total = opt_obj(info, "total_token_usage", where)
+        last = opt_obj(info, "last_token_usage", where)
+        if total is not None:
+            now = (
+                opt_count(total, "input_tokens", f"{where}.total_token_usage") or 0,
+                opt_count(total, "output_tokens", f"{where}.total_token_usage") or 0,
+            )
+            before = self.total or (0, 0)
+            self.total = now
+            if now[0] >= before[0] and now[1] >= before[1]:
+                used: tuple[int | None, int | None] = (now[0] - before[0], now[1] - before[1])
+            else:  # the total restarted (a resumed session): this request is `last`
+                used = (_count(last, "input_tokens", where), _count(last, "output_tokens", where))
+        else:
+            used = (_count(last, "input_tokens", where), _count(last, "output_tokens", where))
+        if not any(used):
+            self.b.skip(at, "token_count repeating the running total")
+            return
+        if self.reasoning and self.turn_start >= len(self.b.steps):
+            self.b.text(None, at, **self._meta_kw())
+        self.b.tokens(self.turn_start, used[0], used[1], at)
+        self.turn_start = len(self.b.steps)
+
+    def _outcome(self, event: dict[str, Any], kind: str, at: str) -> None:
+        call_id = opt_str(event, "call_id", at)
+        if kind == "exec_command_end":
+            code = event.get("exit_code")
+            failed = isinstance(code, int) and code != 0
+            outcome = (failed, f"exit code {code}" if failed else None)
+        elif kind == "patch_apply_end":
+            failed = event.get("success") is False
+            outcome = (failed, (opt_str(event, "stderr", at) or "patch failed") if failed else None)
+        else:
+            result = event.get("result")
+            failed = isinstance(result, dict) and "Err" in result
+            outcome = (
+                failed,
+                str(result.get("Err")) if failed and isinstance(result, dict) else None,
+            )
+        index = self.calls.get(call_id or "")
+        if index is not None and "output" in self.b.steps[index]:
+            step = self.b.steps[index]
+            step["status"] = "error" if outcome[0] else "ok"
+            if outcome[0]:
+                step["error"] = outcome[1]
+            else:
+                step.pop("error", None)
+        elif call_id:
+            self.exits[call_id] = outcome
+
+    def finish(self) -> dict[str, Any]:
+        if self.reasoning:
+            self.b.text(None, "end", **self._meta_kw())
+        return self.b.build()
+
+
+def _count(usage: dict[str, Any] | None, key: str, at: str) -> int | None:
+    return opt_count(usage, key, f"{at}.last_token_usage")
+
+
+def _texts(parts: Any) -> list[str]:
+    if isinstance(parts, str):
+        return [parts] if parts else []
+    if not isinstance(parts, list):
+        return []
+    return [
+        p["text"]
+        for p in parts
+        if isinstance(p, dict) and p.get("type") in _TEXT_PARTS and isinstance(p.get("text"), str)
+    ]
+
+
+def _parse_output(raw: Any) -> tuple[Any, bool | None, str | None, float | None]:
+    """(output, failed, error, seconds) of a call output. Codex wrote shell results as a
+    JSON string {output, metadata: {exit_code, duration_seconds}}, later as text that
+    starts with "Exit code: N" and "Wall time: S seconds"."""
+    if isinstance(raw, list):
+        texts = _texts(raw)
+        return ("\n".join(texts) if len(texts) == len(raw) else raw), None, None, None
+    if isinstance(raw, dict):
+        failed = raw.get("success") is False if "success" in raw else None
+        content = raw.get("content", raw)
+        return content, failed, ("tool reported failure" if failed else None), None
+    if not isinstance(raw, str):
+        return raw, None, None, None
+    if raw.startswith("{"):
+        try:
+            decoded = decode_json(raw)
+        except InputError:
+            decoded = None
+        meta = decoded.get("metadata") if isinstance(decoded, dict) else None
+        if isinstance(meta, dict) and "output" in decoded:
+            code = meta.get("exit_code")
+            seconds = opt_amount(meta, "duration_seconds", "output.metadata")
+            if isinstance(code, int) and not isinstance(code, bool):
+                failed = code != 0
+                return decoded["output"], failed, f"exit code {code}" if failed else None, seconds
+            return decoded["output"], None, None, seconds
+    head = raw[:2000]
+    found = _EXIT_CODE.search(head)
+    wall = _WALL_TIME.search(head)
+    seconds = float(wall.group(1)) if wall else None
+    if found:
+        code = int(found.group(1))
+        return raw, code != 0, f"exit code {code}" if code != 0 else None, seconds
+    return raw, None, None, seconds
+
+
+ADAPTER = Adapter(
+    name=NAME,
+    description="Codex CLI rollout JSONL sessions",
+    detect=detect,
+    convert=convert,
+    detect_line=detect_line,
+    convert_lines=convert_lines,
+)

@@ -1,0 +1,206 @@
+"""The CLI-tool and benchmark adapters: goldens, detection against every format's fixtures,
+what each conversion must carry, and random edits that must never crash them."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+import make_cli_fixtures as mk
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_never_crash import _paths, _replace, junk
+
+from agent_reliability_harness.adapters import ADAPTERS, BY_NAME, detect
+from agent_reliability_harness.errors import AdapterError, TraceError
+from agent_reliability_harness.models.trace import parse_trace
+
+HERE = Path(__file__).resolve().parent
+MINE = sorted(p for fmt in mk.FORMATS for p in (HERE / "fixtures" / fmt).glob("*") if p.is_file())
+EVERY = sorted(p for p in (HERE / "fixtures").rglob("*") if p.suffix in mk.SUFFIXES)
+LINE_ADAPTERS = [a for a in ADAPTERS if a.detect_line is not None]
+
+
+def rel(path: Path) -> str:
+    return str(path.relative_to(HERE / "fixtures"))
+
+
+def traces(relative: str) -> list[dict[str, Any]]:
+    return mk.convert_fixture(HERE / "fixtures" / relative)
+
+
+def test_goldens_are_current() -> None:
+    built, disk = mk.build_all(), mk.on_disk()
+    stale = sorted(k for k in built.keys() | disk.keys() if built.get(k) != disk.get(k))
+    assert not stale, f"run python tests/adapters/make_cli_fixtures.py; stale: {stale[:5]}"
+
+
+@pytest.mark.parametrize("path", MINE, ids=rel)
+def test_golden(path: Path) -> None:
+    converted = mk.convert_fixture(path)
+    expected = (HERE / mk.expected_path(rel(path))).read_text(encoding="utf-8")
+    assert mk.dumps(converted[0] if len(converted) == 1 else converted) == expected
+    for trace in converted:
+        parse_trace(trace)
+        assert trace["source"] == path.parent.name
+
+
+def _claims(path: Path) -> set[str]:
+    """The formats that recognise a fixture: by its first line for JSON Lines sessions,
+    else by the document (every adapter asked, not only the first in order)."""
+    value = mk.read_fixture(path)
+    if path.suffix == ".jsonl":
+        return {a.name for a in LINE_ADAPTERS if a.detect_line and a.detect_line(value[0][1])}
+    return {a.name for a in ADAPTERS if a.name in mk.FORMATS and a.detect(value)}
+
+
+@pytest.mark.parametrize("path", EVERY, ids=rel)
+def test_no_fixture_is_claimed_by_another_format(path: Path) -> None:
+    own = path.parent.name
+    claims = _claims(path)
+    if own in mk.FORMATS:
+        assert claims == {own}
+        if path.suffix != ".jsonl":
+            assert detect(mk.read_fixture(path)).name == own
+    else:
+        assert not claims, f"{rel(path)} claimed by {claims}"
+
+
+def test_directory_walks_pick_up_traj_files() -> None:
+    assert ".traj" in BY_NAME["swe-agent"].suffixes
+
+
+def _totals(trace: dict[str, Any]) -> tuple[int, int, int, int, int]:
+    steps = trace["steps"]
+    calls = [s for s in steps if s["type"] == "tool_call"]
+    return (
+        len(calls),
+        sum("output" in s for s in calls),
+        sum(s.get("status") == "error" for s in steps),
+        sum(s.get("input_tokens") or 0 for s in steps),
+        sum(s.get("output_tokens") or 0 for s in steps),
+    )
+
+
+def test_claude_code_counts_usage_once_per_message_id() -> None:
+    (trace,) = traces("claude-code/session-clean.jsonl")
+    # msg_01A spans three lines (thinking, text, tool_use); its last line's usage counts.
+    assert _totals(trace) == (1, 1, 0, (3 + 8037 + 17842) + (1 + 208 + 25879), 96 + 19)
+    first = trace["steps"][0]
+    assert first["text"] == "I'll run the tests."
+    assert first["metadata"]["reasoning"] == ["Run pytest first."]
+    (array,) = traces("claude-code/session-array.json")
+    assert (array["steps"], array["inputs"]) == (trace["steps"], trace["inputs"])
+
+
+def test_claude_code_failures_sidechains_and_bookkeeping() -> None:
+    (trace,) = traces("claude-code/session-parallel-errors.jsonl")
+    read_ok, read_missing = (s for s in trace["steps"] if s["type"] == "tool_call")
+    assert read_ok["output"] == '     1→[shop]\n     2→currency = "EUR"'
+    assert (read_missing["status"], read_missing["error"]) == (
+        "error",
+        "<tool_use_error>File does not exist.</tool_use_error>",
+    )
+    assert trace["metadata"]["adapter"]["skipped"]["repeated line (same uuid)"] == 1
+    (inline,) = traces("claude-code/session-sidechain.jsonl")
+    sub = [s for s in inline["steps"] if s.get("metadata", {}).get("sidechain")]
+    assert [s.get("tool_name") for s in sub] == ["Grep", None]
+    (agent,) = traces("claude-code/agent-a1b2c3d.jsonl")
+    assert agent["metadata"]["sidechain"] is True
+    assert agent["trace_id"].endswith("-agent-a1b2c3d")
+
+
+def test_codex_counts_cumulative_totals_once() -> None:
+    (trace,) = traces("codex-cli/rollout-clean.jsonl")
+    assert _totals(trace) == (1, 1, 0, 10600, 150)
+    (failures,) = traces("codex-cli/rollout-failures.jsonl")
+    by_id = {s["step_id"]: s for s in failures["steps"]}
+    assert by_id["call_p1"]["arguments"]["input"].startswith("*** Begin Patch")
+    assert [by_id[i].get("status") for i in ("call_p1", "call_p2", "call_p3", "call_p4")] == [
+        "error",
+        "error",
+        "ok",
+        "error",
+    ]
+    assert by_id["call_p4"]["latency_ms"] == 4200.0
+    assert _totals(failures)[3:] == (13000, 200)
+
+
+def test_tau_bench_names_runs_and_reads_text_failures() -> None:
+    ok, failed = traces("tau-bench/results-clean.json")
+    assert (ok["trace_id"], ok["task_id"], ok["outcome"]) == (
+        "7-0",
+        "7",
+        {"reward": 1.0, "success": True},
+    )
+    assert failed["outcome"]["success"] is False
+    assert _totals(failed)[:3] == (1, 1, 1)
+    idless, crashed = traces("tau-bench/results-failures.json")
+    assert [s.get("status") for s in idless["steps"] if s["type"] == "tool_call"] == [
+        "ok",
+        "error",
+        "error",
+    ]
+    assert crashed["steps"] == [] and crashed["metadata"]["adapter"]["notes"]
+    first, telecom = traces("tau-bench/tau2-results.json")
+    assert _totals(first) == (2, 2, 1, 1830 + 1950, 64 + 20)
+    assert telecom["trace_id"] == "telecom_4-0"
+
+
+def test_swe_agent_latency_cost_and_tokens() -> None:
+    (trace,) = traces("swe-agent/function-calling.traj")
+    calls = [s for s in trace["steps"] if s["type"] == "tool_call"]
+    assert [c["latency_ms"] for c in calls] == [240.0, 330.0, 410.0, 270.0]
+    assert [c["step_id"] for c in calls[:3]] == ["call_swe1", "call_swe2", "call_swe3"]
+    assert _totals(trace)[3:] == (7141, 243)
+    assert trace["steps"][0]["cost_usd"] == 0.0195
+    (mini,) = traces("swe-agent/mini-toolcall.traj.json")
+    assert _totals(mini) == (4, 4, 2, 5400, 127)
+
+
+def test_gemini_cli_replays_the_log() -> None:
+    (trace,) = traces("gemini-cli/session-log.jsonl")
+    assert [s.get("tool_name") for s in trace["steps"] if s["type"] == "tool_call"] == [
+        "glob",
+        "search_file_content",
+    ]
+    issues = [n["issue"] for n in trace["metadata"]["adapter"]["notes"]]
+    assert sum(i.startswith("message removed by a rewind") for i in issues) == 2
+    (legacy,) = traces("gemini-cli/session-legacy.json")
+    assert _totals(legacy) == (3, 3, 2, 4100 + 15 + 4600, 120 + 300 + 40)
+
+
+def _run(value: Any, fmt: str, lines: bool) -> None:
+    adapter = BY_NAME[fmt]
+    try:
+        if lines:
+            assert adapter.convert_lines is not None
+            out = adapter.convert_lines(iter(enumerate(value, 1)), "junk")
+        else:
+            out = adapter.convert(value, "junk")
+    except AdapterError:
+        return
+    json.dumps(out, allow_nan=False)
+    for trace in out:
+        with contextlib.suppress(TraceError):
+            parse_trace(trace)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_edits_never_crash(data: st.DataObject) -> None:
+    path = data.draw(st.sampled_from(MINE), label="fixture")
+    value = mk.read_fixture(path)
+    lines = path.suffix == ".jsonl"
+    if lines:
+        value = [v for _, v in value]
+    for _ in range(data.draw(st.integers(1, 3), label="edits")):
+        paths = _paths(value)
+        target = paths[data.draw(st.integers(0, len(paths) - 1), label="where")]
+        value = _replace(value, target, data.draw(junk, label="junk"))
+    _run(value, path.parent.name, lines and isinstance(value, list))
+    if lines and isinstance(value, list):
+        _run(value, path.parent.name, False)
