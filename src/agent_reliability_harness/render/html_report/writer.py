@@ -1,0 +1,237 @@
+"""The HTML report as a stream: one self-contained page, written a trace at a time.
+
+Each trace becomes one inert JSON block as it arrives (its body is rendered by the
+page only when opened); the compact index rows wait in a spool until `finish`,
+which writes the index, the summary and the page's script. Nothing is fetched.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import shutil
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from html import escape
+from importlib.resources import files
+from typing import IO, Any, TextIO
+
+from ...compare.model import Gate, RunSide, TraceComparison
+from ...models.report import InputFailure, Summary, TraceReport
+from ...models.trace import Trace
+from ...rules import all_rules
+from .._text import rule_url
+from ..base import RenderOptions
+from .encode import (
+    SEVERITIES,
+    STEP_FIELDS,
+    EmbedLimits,
+    finding_value,
+    report_detail,
+    report_index,
+    script_json,
+    task_of,
+    trace_body,
+)
+from .sections import HtmlTable
+
+FORMAT = "arh-html/1"
+TraceInput = Trace | Mapping[str, Any] | None
+
+
+@cache
+def _asset(name: str) -> str:
+    return files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _sha256(text: str) -> str:
+    return base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+
+
+def _policy_header(css: str, js: str) -> str:
+    """Nothing but the page's own script and style may run or load: even markup that
+    got into the page could not execute or reach the network."""
+    return (
+        "default-src 'none'; "
+        f"script-src 'sha256-{_sha256(js)}'; "
+        f"style-src 'sha256-{_sha256(css)}'; "
+        "img-src data:; base-uri 'none'; form-action 'none'"
+    )
+
+
+class _Document:
+    """The page skeleton, the per-trace blocks and the spooled index rows."""
+
+    def __init__(self, out: TextIO, kind: str, title: str, options: RenderOptions) -> None:
+        self.out = out
+        self.kind = kind
+        self.options = options
+        self.count = 0
+        self.rules: set[str] = set()
+        # Index rows: in memory for small runs, on disk past a few MB.
+        self.rows: IO[str] = tempfile.SpooledTemporaryFile(  # noqa: SIM115 - closed in _end
+            max_size=8 << 20, mode="w+", encoding="utf-8", newline="\n"
+        )
+        self.failures: list[str] = []
+        css, js = _asset("report.css"), _asset("report.js")
+        self.js = js
+        out.write(
+            "<!DOCTYPE html>\n"
+            '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{_policy_header(css, js)}">\n'
+            f'<meta name="generator" content="arh {escape(options.tool_version)}">\n'
+            f"<title>{escape(title)}</title>\n<style>{css}</style>\n</head>\n<body>\n"
+            '<noscript><p class="noscript">This report is drawn by the JavaScript it '
+            "contains; allow scripts for this file to see it.</p></noscript>\n"
+            '<div id="app"></div>\n'
+        )
+
+    def _block(self, block: Mapping[str, Any], trace: TraceInput, limits: EmbedLimits) -> None:
+        body = "null" if trace is None else trace_body(trace, limits)
+        self.out.write(
+            f'<script type="application/json" id="d{self.count}">'
+            f'{script_json(block)[:-1]},"trace":{body}}}</script>\n'
+        )
+
+    def _row(self, row: Mapping[str, Any]) -> None:
+        self.rows.write(("," if self.count else "") + script_json(row) + "\n")
+        self.count += 1
+
+    def add_failure(self, failure: InputFailure) -> None:
+        """An input that could not be read; listed in the page's summary."""
+        self.failures.append(script_json(failure.to_dict()))
+
+    def _end(self, head: Mapping[str, Any], sections: Sequence[HtmlTable]) -> None:
+        rules = {
+            rule.rule_id: {"title": rule.title, "url": rule_url(rule.rule_id)}
+            for rule in all_rules()
+            if rule.rule_id in self.rules
+        }
+        index = {
+            "format": FORMAT,
+            "kind": self.kind,
+            "tool_version": self.options.tool_version,
+            "step_fields": list(STEP_FIELDS),
+            "severities": list(SEVERITIES),
+            **head,
+            "rules": dict(sorted(rules.items())),
+            "sections": [table.to_value() for table in sections],
+        }
+        out = self.out
+        out.write(f'<script type="application/json" id="arh-index">{script_json(index)[:-1]}')
+        out.write(',"input_errors":[' + ",".join(self.failures) + '],"traces":[\n')
+        self.rows.seek(0)
+        shutil.copyfileobj(self.rows, out, 1 << 20)
+        self.rows.close()
+        out.write("]}</script>\n")
+        out.write(f"<script>{self.js}</script>\n</body>\n</html>\n")
+
+
+class HtmlReportWriter(_Document):
+    """`--html-out` for a validate run, fed as results arrive:
+
+        writer = HtmlReportWriter(out, policy_id, options)
+        for report, trace in pairs:
+            writer.add(report, trace)          # trace: Trace, canonical dict or None
+        writer.finish(summary, input_errors)
+
+    Holds no trace body: each is written to `out` at once. The bytes depend only on
+    the arguments (same inputs, same file).
+    """
+
+    def __init__(
+        self,
+        out: TextIO,
+        policy_id: str,
+        options: RenderOptions | None = None,
+        limits: EmbedLimits | None = None,
+    ) -> None:
+        super().__init__(out, "run", f"ARH report: policy {policy_id}", options or RenderOptions())
+        self.policy_id = policy_id
+        self.limits = limits or EmbedLimits()
+
+    def add(self, report: TraceReport, trace: TraceInput = None) -> None:
+        """One trace's verdict and (when given) the trace it was made from."""
+        self.rules.update(f.rule_id for f in report.findings if f.rule_id)
+        self._block({"report": report_detail(report)}, trace, self.limits)
+        self._row(report_index(report, task_of(report, trace)))
+
+    def finish(
+        self,
+        summary: Summary,
+        input_errors: Iterable[InputFailure] = (),
+        sections: Sequence[HtmlTable] = (),
+    ) -> None:
+        """Write the index, summary and script; the page is complete after this."""
+        for failure in input_errors:
+            self.add_failure(failure)
+        self._end({"policy_id": self.policy_id, "summary": summary.to_dict()}, sections)
+
+
+def _compare_row(item: TraceComparison, report: TraceReport, task: str | None) -> dict[str, Any]:
+    row = report_index(report, task)
+    unchanged = len(item.candidate.findings) - len(item.new_findings) if item.candidate else 0
+    row["status"] = item.status.value
+    row["transition"] = None if item.transition is None else item.transition.value
+    row["delta"] = item.score_delta
+    row["changes"] = [len(item.new_findings), len(item.resolved_findings), unchanged]
+    return row
+
+
+def _side(report: TraceReport | None) -> dict[str, Any] | None:
+    if report is None:
+        return None
+    return {"passed": report.passed, "score": report.score, "findings": len(report.findings)}
+
+
+class HtmlCompareWriter(_Document):
+    """`--html-out` for `arh compare`: per trace its new, fixed and unchanged findings,
+    pinned on the candidate's steps when the candidate trace is given."""
+
+    def __init__(
+        self, out: TextIO, options: RenderOptions | None = None, limits: EmbedLimits | None = None
+    ) -> None:
+        super().__init__(out, "compare", "ARH comparison", options or RenderOptions())
+        self.limits = limits or EmbedLimits()
+
+    def add(self, item: TraceComparison, trace: TraceInput = None) -> None:
+        report = item.candidate or item.baseline
+        assert report is not None  # a compared trace is in at least one report
+        new = {id(f) for f in item.new_findings}
+        detail = report_detail(item.candidate) if item.candidate else report_detail(report)
+        if item.candidate is not None:
+            for finding, value in zip(item.candidate.findings, detail["findings"], strict=True):
+                value["change"] = "new" if id(finding) in new else "unchanged"
+        else:
+            detail["findings"] = []  # a removed trace: its findings are listed as fixed
+        seen = (*(item.candidate.findings if item.candidate else ()), *item.resolved_findings)
+        self.rules.update(f.rule_id for f in seen if f.rule_id)
+        block = {
+            "report": detail,
+            "compare": {
+                "baseline": _side(item.baseline),
+                "candidate": _side(item.candidate),
+                "fixed": [finding_value(f) for f in item.resolved_findings],
+            },
+        }
+        self._block(block, trace if item.candidate is not None else None, self.limits)
+        self._row(_compare_row(item, report, task_of(report, trace)))
+
+    def finish(
+        self,
+        gate: Gate,
+        baseline: RunSide,
+        candidate: RunSide,
+        summary: Mapping[str, Any],
+        sections: Sequence[HtmlTable] = (),
+    ) -> None:
+        head = {
+            "policy_id": candidate.policy_id,
+            "gate": gate.to_dict(),
+            "baseline": baseline.to_dict(),
+            "candidate": candidate.to_dict(),
+            "summary": dict(summary),
+        }
+        self._end(head, sections)
