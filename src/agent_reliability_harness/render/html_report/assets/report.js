@@ -105,6 +105,10 @@
     ['removed', 'removed traces'], ['unchanged', 'unchanged'],
   ];
 
+  const ROW_CHANGE = { pass_to_fail: 'pass \u2192 fail', fail_to_pass: 'fail \u2192 pass',
+    new: 'new findings', fixed: 'fixed findings', added: 'added', removed: 'removed',
+    unchanged: 'unchanged' };
+
   function quickText(row) {
     return [row.id, row.agent, row.workflow, row.task, row.policy, row.source,
       row.rules.join(' ')].filter((v) => v !== null && v !== undefined).join('\n').toLowerCase();
@@ -176,8 +180,7 @@
     });
     if (COMPARE) {
       const change = changeOf(row);
-      const label = CHANGES.find((c) => c[0] === change);
-      add(meta, badge(label ? label[1] : change, change === 'unchanged' ? 'unchanged' :
+      add(meta, badge(ROW_CHANGE[change] || change, change === 'unchanged' ? 'unchanged' :
         change === 'fail_to_pass' || change === 'fixed' || change === 'removed' ? 'fixed' : 'new'));
     }
     add(button, head, meta);
@@ -222,7 +225,7 @@
     if (state.deep) state.deep.cancelled = true;
     state.deep = null;
     state.deepHits = null;
-    if (!state.q) return;
+    if (!state.q) { D.body.dataset.searched = ''; return; }
     const job = { re: new RegExp(escapeRe(asEmbedded(state.q)), 'i'), next: 0, hits: new Set(),
       progress: 0, cancelled: false };
     state.deep = job;
