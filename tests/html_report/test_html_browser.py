@@ -128,7 +128,9 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
 
 @pytest.fixture
 def samples_page(browser: Any, shots: list[Path], tmp_path: Path) -> Iterator[Page]:
-    path = _write(tmp_path, "samples.html", streamed_html("samples/policy.json", ["samples/traces"]))
+    path = _write(
+        tmp_path, "samples.html", streamed_html("samples/policy.json", ["samples/traces"])
+    )
     page = Page(browser, path, shots)
     yield page
     page.close()
@@ -221,7 +223,9 @@ def test_keyboard_moves_opens_and_searches(samples_page: Page) -> None:
 
 
 def test_dark_mode_follows_the_system(browser: Any, shots: list[Path], tmp_path: Path) -> None:
-    path = _write(tmp_path, "samples.html", streamed_html("samples/policy.json", ["samples/traces"]))
+    path = _write(
+        tmp_path, "samples.html", streamed_html("samples/policy.json", ["samples/traces"])
+    )
     page = Page(browser, path, shots)
     light = page.page.evaluate("getComputedStyle(document.body).backgroundColor")
     page.page.emulate_media(color_scheme="dark")
