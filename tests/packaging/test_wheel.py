@@ -61,7 +61,8 @@ def test_wheel_and_sdist_hold_the_package(dist: Path) -> None:
     with tarfile.open(sdist) as archive:
         members = {m.split("/", 1)[1] for m in archive.getnames() if "/" in m}
     package = "agent_reliability_harness/"
-    assert f"{package}render/html_report/assets/report.js" in names
+    for part in ("1-base", "2-list", "3-trace", "4-page"):
+        assert f"{package}render/html_report/assets/js/{part}.js" in names
     assert f"{package}render/html_report/assets/report.css" in names
     assert f"{package}pytest_plugin.py" in names
     assert f"Name: {NAME}\n" in metadata and "License-Expression: Apache-2.0" in metadata

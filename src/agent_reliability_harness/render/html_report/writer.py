@@ -40,9 +40,19 @@ FORMAT = "arh-html/1"
 TraceInput = Trace | Mapping[str, Any] | None
 
 
+# The page's script, in parts small enough to read; they share one strict scope.
+_SCRIPT_PARTS = ("1-base.js", "2-list.js", "3-trace.js", "4-page.js")
+
+
 @cache
-def _asset(name: str) -> str:
-    return files(__package__).joinpath("assets", name).read_text(encoding="utf-8")
+def _asset(*path: str) -> str:
+    return files(__package__).joinpath("assets", *path).read_text(encoding="utf-8")
+
+
+@cache
+def _script() -> str:
+    body = "".join(_asset("js", part) for part in _SCRIPT_PARTS)
+    return "(() => {\n  'use strict';\n" + body + "})();\n"
 
 
 def _sha256(text: str) -> str:
@@ -74,7 +84,7 @@ class _Document:
             max_size=8 << 20, mode="w+", encoding="utf-8", newline="\n"
         )
         self.failures: list[str] = []
-        css, js = _asset("report.css"), _asset("report.js")
+        css, js = _asset("report.css"), _script()
         self.js = js
         out.write(
             "<!DOCTYPE html>\n"
