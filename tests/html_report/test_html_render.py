@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import os
+import pickle
 import re
 from collections.abc import Callable
 from html.parser import HTMLParser
@@ -22,13 +24,16 @@ from html_helpers import OPTIONS, evaluated, run_of, streamed_html
 
 from agent_reliability_harness.api import load_policy, validate, validate_paths
 from agent_reliability_harness.compare import compare
+from agent_reliability_harness.models.report import SummaryBuilder
 from agent_reliability_harness.models.trace import parse_trace
 from agent_reliability_harness.render import get_renderer
 from agent_reliability_harness.render.html_report import (
     EmbedLimits,
+    HtmlReportWriter,
     HtmlTable,
     render_compare_html,
     render_run_html,
+    run_fragment,
     task_sections,
 )
 from agent_reliability_harness.render.html_report.encode import STEP_FIELDS, script_json
@@ -116,6 +121,27 @@ def test_streaming_writer_equals_whole_run_render() -> None:
     run = run_of(policy_id, pairs, failures)
     whole = render_run_html(run, [trace for _, trace in pairs], OPTIONS)
     assert whole == streamed_html(*MIXED)
+
+
+def test_fragments_rendered_elsewhere_give_the_same_page() -> None:
+    """What a worker process would do: render each trace's fragment, pickle it back."""
+    policy_id, pairs, failures = evaluated(*MIXED)
+    run = run_of(policy_id, pairs, failures)
+    out = io.StringIO()
+    writer = HtmlReportWriter(out, policy_id, OPTIONS)
+    for report, trace in pairs:
+        writer.add_fragment(pickle.loads(pickle.dumps(run_fragment(report, trace))))
+    for failure in failures:
+        writer.add_failure(failure)
+    writer.finish(run.summary)
+    assert out.getvalue() == streamed_html(*MIXED)
+
+
+def test_a_run_without_traces_is_a_valid_page() -> None:
+    out = io.StringIO()
+    HtmlReportWriter(out, "p", OPTIONS).finish(SummaryBuilder().build())
+    index, blocks = _blocks(out.getvalue())
+    assert index["traces"] == [] and blocks == [] and index["input_errors"] == []
 
 
 def test_canonical_dicts_give_the_same_page_as_traces() -> None:

@@ -1,6 +1,7 @@
 """The HTML report (`--html-out`): a self-contained page to read a run trace by trace.
 
-`HtmlReportWriter` / `HtmlCompareWriter` stream it; `render_run_html` and
+`HtmlReportWriter` / `HtmlCompareWriter` stream it (`run_fragment` / `compare_fragment`
+render one trace's part elsewhere, e.g. in a worker); `render_run_html` and
 `render_compare_html` render a whole run (the same bytes). See docs/html-report.md.
 """
 
@@ -14,8 +15,9 @@ from ...compare.model import Comparison
 from ...models.report import RunReport
 from ..base import Renderer, RenderOptions
 from .encode import EmbedLimits
+from .fragments import TraceFragment, TraceInput, compare_fragment, run_fragment
 from .sections import HtmlTable, task_change_sections, task_sections
-from .writer import HtmlCompareWriter, HtmlReportWriter, TraceInput
+from .writer import HtmlCompareWriter, HtmlReportWriter
 
 
 def render_run_html(
@@ -84,9 +86,12 @@ __all__ = [
     "HtmlCompareWriter",
     "HtmlReportWriter",
     "HtmlTable",
+    "TraceFragment",
     "TraceInput",
+    "compare_fragment",
     "render_compare_html",
     "render_run_html",
+    "run_fragment",
     "task_change_sections",
     "task_sections",
 ]

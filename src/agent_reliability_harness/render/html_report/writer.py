@@ -19,25 +19,14 @@ from typing import IO, Any, TextIO
 
 from ...compare.model import Gate, RunSide, TraceComparison
 from ...models.report import InputFailure, Summary, TraceReport
-from ...models.trace import Trace
 from ...rules import all_rules
 from .._text import rule_url
 from ..base import RenderOptions
-from .encode import (
-    SEVERITIES,
-    STEP_FIELDS,
-    EmbedLimits,
-    finding_value,
-    report_detail,
-    report_index,
-    script_json,
-    task_of,
-    trace_body,
-)
+from .encode import SEVERITIES, STEP_FIELDS, EmbedLimits, script_json
+from .fragments import TraceFragment, TraceInput, compare_fragment, run_fragment
 from .sections import HtmlTable
 
 FORMAT = "arh-html/1"
-TraceInput = Trace | Mapping[str, Any] | None
 
 
 # The page's script, in parts small enough to read; they share one strict scope.
@@ -70,6 +59,26 @@ def _policy_header(css: str, js: str) -> str:
     )
 
 
+class _Spool:
+    """JSON texts joined by a separator, in memory for small runs and on disk past 8 MB."""
+
+    def __init__(self, separator: str) -> None:
+        self.separator = separator
+        self.empty = True
+        self.file: IO[str] = tempfile.SpooledTemporaryFile(  # noqa: SIM115 - closed in copy_to
+            max_size=8 << 20, mode="w+", encoding="utf-8", newline="\n"
+        )
+
+    def append(self, text: str) -> None:
+        self.file.write(text if self.empty else self.separator + text)
+        self.empty = False
+
+    def copy_to(self, out: TextIO) -> None:
+        self.file.seek(0)
+        shutil.copyfileobj(self.file, out, 1 << 20)
+        self.file.close()
+
+
 class _Document:
     """The page skeleton, the per-trace blocks and the spooled index rows."""
 
@@ -79,11 +88,8 @@ class _Document:
         self.options = options
         self.count = 0
         self.rules: set[str] = set()
-        # Index rows: in memory for small runs, on disk past a few MB.
-        self.rows: IO[str] = tempfile.SpooledTemporaryFile(  # noqa: SIM115 - closed in _end
-            max_size=8 << 20, mode="w+", encoding="utf-8", newline="\n"
-        )
-        self.failures: list[str] = []
+        self.rows = _Spool(",\n")
+        self.failures = _Spool(",")
         css, js = _asset("report.css"), _script()
         self.js = js
         out.write(
@@ -98,15 +104,13 @@ class _Document:
             '<div id="app"></div>\n'
         )
 
-    def _block(self, block: Mapping[str, Any], trace: TraceInput, limits: EmbedLimits) -> None:
-        body = "null" if trace is None else trace_body(trace, limits)
+    def add_fragment(self, fragment: TraceFragment) -> None:
+        """A trace rendered elsewhere (run_fragment / compare_fragment), in input order."""
+        self.rules.update(fragment.rules)
         self.out.write(
-            f'<script type="application/json" id="d{self.count}">'
-            f'{script_json(block)[:-1]},"trace":{body}}}</script>\n'
+            f'<script type="application/json" id="d{self.count}">{fragment.block}</script>\n'
         )
-
-    def _row(self, row: Mapping[str, Any]) -> None:
-        self.rows.write(("," if self.count else "") + script_json(row) + "\n")
+        self.rows.append(fragment.row)
         self.count += 1
 
     def add_failure(self, failure: InputFailure) -> None:
@@ -131,11 +135,11 @@ class _Document:
         }
         out = self.out
         out.write(f'<script type="application/json" id="arh-index">{script_json(index)[:-1]}')
-        out.write(',"input_errors":[' + ",".join(self.failures) + '],"traces":[\n')
-        self.rows.seek(0)
-        shutil.copyfileobj(self.rows, out, 1 << 20)
-        self.rows.close()
-        out.write("]}</script>\n")
+        out.write(',"input_errors":[')
+        self.failures.copy_to(out)
+        out.write('],"traces":[\n')
+        self.rows.copy_to(out)
+        out.write("\n]}</script>\n" if not self.rows.empty else "]}</script>\n")
         out.write(f"<script>{self.js}</script>\n</body>\n</html>\n")
 
 
@@ -147,7 +151,8 @@ class HtmlReportWriter(_Document):
             writer.add(report, trace)          # trace: Trace, canonical dict or None
         writer.finish(summary, input_errors)
 
-    Holds no trace body: each is written to `out` at once. The bytes depend only on
+    Holds no trace body: each is written to `out` at once (`add_fragment` takes one
+    rendered by `run_fragment` elsewhere, e.g. in a worker). The bytes depend only on
     the arguments (same inputs, same file).
     """
 
@@ -164,9 +169,7 @@ class HtmlReportWriter(_Document):
 
     def add(self, report: TraceReport, trace: TraceInput = None) -> None:
         """One trace's verdict and (when given) the trace it was made from."""
-        self.rules.update(f.rule_id for f in report.findings if f.rule_id)
-        self._block({"report": report_detail(report)}, trace, self.limits)
-        self._row(report_index(report, task_of(report, trace)))
+        self.add_fragment(run_fragment(report, trace, self.limits))
 
     def finish(
         self,
@@ -180,22 +183,6 @@ class HtmlReportWriter(_Document):
         self._end({"policy_id": self.policy_id, "summary": summary.to_dict()}, sections)
 
 
-def _compare_row(item: TraceComparison, report: TraceReport, task: str | None) -> dict[str, Any]:
-    row = report_index(report, task)
-    unchanged = len(item.candidate.findings) - len(item.new_findings) if item.candidate else 0
-    row["status"] = item.status.value
-    row["transition"] = None if item.transition is None else item.transition.value
-    row["delta"] = item.score_delta
-    row["changes"] = [len(item.new_findings), len(item.resolved_findings), unchanged]
-    return row
-
-
-def _side(report: TraceReport | None) -> dict[str, Any] | None:
-    if report is None:
-        return None
-    return {"passed": report.passed, "score": report.score, "findings": len(report.findings)}
-
-
 class HtmlCompareWriter(_Document):
     """`--html-out` for `arh compare`: per trace its new, fixed and unchanged findings,
     pinned on the candidate's steps when the candidate trace is given."""
@@ -207,27 +194,8 @@ class HtmlCompareWriter(_Document):
         self.limits = limits or EmbedLimits()
 
     def add(self, item: TraceComparison, trace: TraceInput = None) -> None:
-        report = item.candidate or item.baseline
-        assert report is not None  # a compared trace is in at least one report
-        new = {id(f) for f in item.new_findings}
-        detail = report_detail(item.candidate) if item.candidate else report_detail(report)
-        if item.candidate is not None:
-            for finding, value in zip(item.candidate.findings, detail["findings"], strict=True):
-                value["change"] = "new" if id(finding) in new else "unchanged"
-        else:
-            detail["findings"] = []  # a removed trace: its findings are listed as fixed
-        seen = (*(item.candidate.findings if item.candidate else ()), *item.resolved_findings)
-        self.rules.update(f.rule_id for f in seen if f.rule_id)
-        block = {
-            "report": detail,
-            "compare": {
-                "baseline": _side(item.baseline),
-                "candidate": _side(item.candidate),
-                "fixed": [finding_value(f) for f in item.resolved_findings],
-            },
-        }
-        self._block(block, trace if item.candidate is not None else None, self.limits)
-        self._row(_compare_row(item, report, task_of(report, trace)))
+        """One compared trace, with the candidate's trace when there is one."""
+        self.add_fragment(compare_fragment(item, trace, self.limits))
 
     def finish(
         self,
