@@ -1,17 +1,24 @@
 # Two entry points for a fresh machine (see README):
-#   make demo   set up a virtualenv and validate the bundled samples
+#   make demo   set up a virtualenv with the runtime dependencies only and validate the samples
 #   make test   set up everything the tests need and run the whole suite
 VENV ?= .venv
 PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
-LINT_PATHS := src tests $(wildcard benchmarks)
+DEMO_VENV ?= .venv-demo
+LINT_PATHS := src tests scripts $(wildcard benchmarks)
 
-.PHONY: setup tools demo test lint bench bench-quick
+.PHONY: setup tools browser demo test lint bench bench-quick
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,yaml,test-adapters]'
+	$(PY) -m pip install -q -e '.[dev,yaml,test-adapters,test-browser]'
+	touch $@
+
+# What `pip install arh-harness` gives a user: ARH and its two runtime dependencies.
+$(DEMO_VENV)/.installed: pyproject.toml
+	python3 -m venv $(DEMO_VENV)
+	$(DEMO_VENV)/bin/python -m pip install -q -e .
 	touch $@
 
 # Test-only tools from npm: Microsoft's SARIF validator (tests/test_sarif_multitool.py).
@@ -27,11 +34,21 @@ $(TOOLS)/.installed:
 
 tools: $(TOOLS)/.installed
 
-setup: $(VENV)/.installed tools
+# The HTML report's browser tests drive Debian's chromium (Playwright cannot download
+# a browser here). Installed when missing and apt-get is there (CI runs as root);
+# elsewhere the browser tests skip locally and fail under CI.
+CHROMIUM ?= /usr/bin/chromium
+
+browser:
+	@if [ ! -x $(CHROMIUM) ] && command -v apt-get >/dev/null; then \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
+	fi
+
+setup: $(VENV)/.installed tools browser
 
 # The samples include failing traces on purpose, so exit code 1 is the expected result.
-demo: $(VENV)/.installed
-	$(BIN)/arh validate --policy samples/policy.json samples/traces || [ $$? -eq 1 ]
+demo: $(DEMO_VENV)/.installed
+	$(DEMO_VENV)/bin/arh validate --policy samples/policy.json samples/traces || [ $$? -eq 1 ]
 
 lint: setup
 	$(BIN)/ruff check $(LINT_PATHS)

@@ -260,7 +260,7 @@ def test_rules_command_lists_every_rule() -> None:
 
 def test_version_is_single_sourced_and_light() -> None:
     """`arh --version` reads the one version and imports none of the pipeline."""
-    assert version("agent-reliability-harness") == __version__
+    assert version("arh-harness") == __version__  # the distribution name (pyproject.toml)
     code = (
         "import sys; from agent_reliability_harness.cli import main; main(['--version']); "
         "print(sorted(m for m in sys.modules if m.startswith('agent_reliability_harness.')))"

@@ -13,9 +13,11 @@ from helpers import ROOT
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def test_readme_opens_with_the_two_commands() -> None:
-    first_block = README.split("```", 2)[1]
-    assert "make demo" in first_block and "make test" in first_block
+def test_readme_opens_with_install_then_the_two_commands() -> None:
+    blocks = README.split("```")[1::2]
+    assert "pipx install arh-harness" in blocks[0] and "pip install arh-harness" in blocks[0]
+    assert 'name = "arh-harness"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert "make demo" in blocks[1] and "make test" in blocks[1]
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert re.search(r"^demo:", makefile, re.M) and re.search(r"^test:", makefile, re.M)
     assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")

@@ -28,6 +28,9 @@ RANKS = {
     "stream": 9,
     "parallel": 9,
     "cli": 10,
+    # Test-suite helpers (assert_trace, the pytest plugin): users of the API, never used by it.
+    "testing": 10,
+    "pytest_plugin": 10,
     "__init__": 11,
     "__main__": 11,
 }
@@ -87,3 +90,20 @@ def test_core_imports_no_vendor_sdk() -> None:
                 names = [node.module]
             for name in names:
                 assert name.split(".")[0] not in vendors[:-1], f"{path}: {name}"
+
+
+def test_core_never_imports_the_test_helpers() -> None:
+    """pytest is not a dependency: only the plugin may import it, and only the plugin
+    may import `testing` (the rest of ARH runs without either)."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        own = ".".join(path.relative_to(PACKAGE).with_suffix("").parts)
+        if own in ("testing", "pytest_plugin"):
+            continue
+        targets = {_stage(t) for t in _imports(path)}
+        assert not targets & {"testing", "pytest_plugin"}, path
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                assert all(a.name.split(".")[0] != "pytest" for a in node.names), path
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                assert node.module.split(".")[0] != "pytest", path

@@ -129,7 +129,7 @@ def test_yaml_without_the_extra_names_it(tmp_path: Path) -> None:
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr == (
         f"error: invalid policy {policy}: reading YAML policies needs the 'yaml' extra: "
-        "pip install 'agent-reliability-harness[yaml]'\n"
+        "pip install 'arh-harness[yaml]'\n"
     )
 
 

@@ -3,3 +3,5 @@
 from __future__ import annotations
 
 __version__ = "1.0.0"
+# The name on PyPI (pyproject.toml `name`), for install hints (`pip install 'arh-harness[yaml]'`).
+DISTRIBUTION = "arh-harness"

@@ -16,7 +16,7 @@ from ..version import __version__
 from .common import EXIT_INPUT, EXIT_USAGE, Streams
 
 # Subcommand modules, imported when a parser is built (`arh --version` needs none of them).
-COMMANDS = ("validate_cmd", "compare_cmd", "convert_cmd", "rules_cmd")
+COMMANDS = ("validate_cmd", "compare_cmd", "convert_cmd", "rules_cmd", "check_policy_cmd")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,6 +11,7 @@ from . import (
     compare_json,
     compare_markdown,
     console,
+    html_report,
     json_,
     junit,
     markdown,
@@ -24,9 +25,11 @@ _ALL: tuple[Renderer, ...] = (
     markdown.RENDERER,
     junit.RENDERER,
     sarif.RENDERER,
+    html_report.RUN_RENDERER,
     compare_console.RENDERER,
     compare_json.RENDERER,
     compare_markdown.RENDERER,
+    html_report.COMPARE_RENDERER,
 )
 
 RENDERERS: dict[str, dict[str, Renderer]] = {}

@@ -26,3 +26,7 @@ class Renderer:
     render: Callable[[Any, RenderOptions], str]
     # True when the output points at lines in the trace files (TraceReport.step_lines).
     needs_positions: bool = False
+    # True when the output shows the traces themselves (the HTML trajectory view):
+    # `render` gives it from the report alone, without them; a caller that has the
+    # traces streams (TraceReport, Trace) pairs through the format's writer.
+    needs_traces: bool = False

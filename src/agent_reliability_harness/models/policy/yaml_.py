@@ -15,8 +15,8 @@ import re
 from typing import Any
 
 from ...errors import InputError
+from ...version import DISTRIBUTION
 
-DISTRIBUTION = "agent-reliability-harness"
 MISSING_EXTRA = f"reading YAML policies needs the 'yaml' extra: pip install '{DISTRIBUTION}[yaml]'"
 # Values that aliases may expand a document to (each alias counts its target's size).
 MAX_EXPANDED_VALUES = 1_000_000

@@ -1,0 +1,133 @@
+"""Extra tables of the HTML report (repeated runs, task changes), as plain data.
+
+The page renders any HtmlTable the same way; builders here turn the JSON report's
+`tasks` and the comparison's `task_changes` (policy-v1.1.md section 7) into tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Cell = str | int | float | bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class HtmlTable:
+    """A titled table. `filter_column`, when set, makes that column's cells set the
+    trace list's `filter_key` filter (e.g. a task id that shows the task's runs)."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    note: str | None = None
+    filter_column: int | None = None
+    filter_key: str | None = None
+
+    def to_value(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "title": self.title,
+            "columns": list(self.columns),
+            "rows": [list(row) for row in self.rows],
+        }
+        if self.note is not None:
+            out["note"] = self.note
+        if self.filter_column is not None and self.filter_key is not None:
+            out["filter"] = [self.filter_column, self.filter_key]
+        return out
+
+
+def _keys(values: Sequence[Mapping[str, Any]], field: str) -> list[str]:
+    """The k's of pass@k / pass^k present in any task, in numeric order."""
+    found: set[str] = set()
+    for value in values:
+        found.update(str(k) for k in (value.get(field) or {}))
+    return sorted(found, key=lambda k: (len(k), k))
+
+
+def task_sections(tasks: Sequence[Mapping[str, Any]]) -> tuple[HtmlTable, ...]:
+    """The repeated-run tables from the JSON report's `tasks` list: pass^k per task,
+    then the rules that fired in some but not all runs of a task (flaky)."""
+    if not tasks:
+        return ()
+    ks = _keys(tasks, "pass_hat_k")
+    at_ks = _keys(tasks, "pass_at_k")
+    rows: list[tuple[Cell, ...]] = []
+    flaky: list[tuple[Cell, ...]] = []
+    for task in tasks:
+        hat = task.get("pass_hat_k") or {}
+        at = task.get("pass_at_k") or {}
+        rows.append(
+            (
+                task.get("task_id"),
+                task.get("runs"),
+                task.get("passed"),
+                *(hat.get(k) for k in ks),
+                *(at.get(k) for k in at_ks),
+            )
+        )
+        for rule in task.get("rules") or ():
+            if rule.get("flaky"):
+                low, high = [*(rule.get("ci95") or ()), None, None][:2]
+                flaky.append(
+                    (
+                        task.get("task_id"),
+                        rule.get("rule_id"),
+                        rule.get("fired_runs"),
+                        task.get("runs"),
+                        rule.get("rate"),
+                        low,
+                        high,
+                    )
+                )
+    tables = [
+        HtmlTable(
+            "Repeated runs: pass^k per task",
+            ("task", "runs", "passed", *(f"pass^{k}" for k in ks), *(f"pass@{k}" for k in at_ks)),
+            tuple(rows),
+            note="pass^k: the chance that k runs drawn from the task's runs all pass.",
+            filter_column=0,
+            filter_key="task",
+        )
+    ]
+    if flaky:
+        tables.append(
+            HtmlTable(
+                "Flaky rules (fired in some but not all runs of a task)",
+                ("task", "rule", "fired runs", "runs", "rate", "95% low", "95% high"),
+                tuple(flaky),
+                filter_column=0,
+                filter_key="task",
+            )
+        )
+    return tuple(tables)
+
+
+def task_change_sections(changes: Sequence[Mapping[str, Any]]) -> tuple[HtmlTable, ...]:
+    """The comparison's `task_changes` (and `rule_changes` inside none: a flat table)."""
+    if not changes:
+        return ()
+    rows = []
+    for change in changes:
+        before = change.get("baseline") or {}
+        after = change.get("candidate") or {}
+        rows.append(
+            (
+                change.get("task_id"),
+                change.get("rule_id"),
+                f"{before.get('passed')}/{before.get('runs')}",
+                f"{after.get('passed')}/{after.get('runs')}",
+                change.get("p_value"),
+                change.get("verdict"),
+            )
+        )
+    return (
+        HtmlTable(
+            "Repeated runs: task changes",
+            ("task", "rule", "baseline passed/runs", "candidate passed/runs", "p", "verdict"),
+            tuple(rows),
+            filter_column=0,
+            filter_key="task",
+        ),
+    )
