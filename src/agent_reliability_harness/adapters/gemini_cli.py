@@ -11,7 +11,16 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ._cli_common import array_entries, line_entries, text_of
-from ._common import TraceBuilder, add_counts, fail, obj, opt_count, opt_obj, opt_str
+from ._common import (
+    TraceBuilder,
+    add_counts,
+    fail,
+    obj,
+    opt_count,
+    opt_list,
+    opt_obj,
+    opt_str,
+)
 from .base import Adapter
 
 NAME = "gemini-cli"
@@ -75,7 +84,7 @@ class _Replay:
             b.skip(at, "metadata update record ($set)")
         elif _is_header(record):
             self._metadata(record)
-            for index, message in enumerate(record.get("messages") or []):
+            for index, message in enumerate(opt_list(record, "messages", at)):
                 self._message(message, f"{at}.messages[{index}]")
         elif "id" in record and "type" in record:
             self._message(record, at)
@@ -104,7 +113,7 @@ class _Replay:
             self.b.note(where, f"message removed by a rewind ({at})", message)
 
     def _checkpoint(self, messages: list[Any], at: str) -> None:
-        kept = {m.get("id") for m in messages if isinstance(m, dict)}
+        kept = {m["id"] for m in messages if isinstance(m, dict) and isinstance(m.get("id"), str)}
         for key, (where, message) in list(self.messages.items()):
             if key not in kept:
                 self.b.note(where, f"message dropped by a checkpoint ({at})", message)
@@ -136,7 +145,7 @@ class _Replay:
         b = self.b
         start = len(b.steps)
         meta: dict[str, Any] = {"model": opt_str(message, "model", at)}
-        thoughts = [t for t in message.get("thoughts") or [] if isinstance(t, dict)]
+        thoughts = [t for t in opt_list(message, "thoughts", at) if isinstance(t, dict)]
         if thoughts:
             meta["reasoning"] = [
                 " ".join(str(t[k]) for k in ("subject", "description") if t.get(k))
@@ -146,11 +155,11 @@ class _Replay:
         text = text_of(content)
         if text is None and content is not None:
             b.note(f"{at}.content", "model content that is not text", content)
-        calls = message.get("toolCalls") or []
+        calls = opt_list(message, "toolCalls", at)
         if text or not calls:
             b.text(text or None, at, **meta)
             meta = {"model": meta["model"]}
-        for index, raw in enumerate(calls if isinstance(calls, list) else []):
+        for index, raw in enumerate(calls):
             self._tool_call(obj(raw, f"{at}.toolCalls[{index}]"), f"{at}.toolCalls[{index}]", meta)
             meta = {"model": meta["model"]}
         tokens = opt_obj(message, "tokens", at)
