@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import AdapterError
 from . import (
+    _select,
     anthropic_messages,
     canonical,
     cohere_chat,
@@ -51,12 +52,28 @@ class Identity:
     workflow: str | None = None
 
 
+def claimants(value: Any) -> list[Adapter]:
+    """The transcript formats whose cheap `detect` claims the document, in registry order."""
+    return [adapter for adapter in ADAPTERS[1:] if adapter.detect(value)]
+
+
 def detect(value: Any) -> Adapter:
-    """The first adapter that recognises the document; AdapterError listing formats if none."""
-    for adapter in ADAPTERS:
-        if adapter.detect(value):
-            return adapter
-    raise AdapterError(
+    """The format `auto` reads the document as (canonical first, then the clear best of
+    the claiming formats); AdapterError listing formats if none claims it."""
+    if value == [] or _canonical_shaped(value):
+        return canonical.ADAPTER
+    found = claimants(value)
+    if len(found) > 1:
+        traces = _select.select(found, value, "trace")
+        sources = {t.get("source") for t in traces if isinstance(t, dict)}
+        found = [a for a in found if a.name in sources] or found[:1]
+    if not found:
+        raise _unrecognised()
+    return found[0]
+
+
+def _unrecognised() -> AdapterError:
+    return AdapterError(
         "unrecognised input format: no format-specific field found (a conversation of plain "
         "text messages looks the same in several formats); pass --format with one of: "
         + ", ".join(BY_NAME)
@@ -66,20 +83,30 @@ def detect(value: Any) -> Adapter:
 def to_canonical(
     value: Any, fmt: str = AUTO, name_hint: str = "trace", identity: Identity | None = None
 ) -> list[Any]:
-    """Canonical trace objects held by a decoded document in format `fmt` (or detected)."""
+    """Canonical trace objects held by a decoded document in format `fmt` (or detected).
+
+    A transcript format that cannot read the document (it maps no step, or drops most
+    of it) raises AdapterError instead of returning an empty trace; `auto` keeps the
+    claiming format that maps clearly the most (see adapters._select)."""
     if fmt == AUTO:
         # A canonical trace (or a list that holds any) is never mistaken for a transcript;
         # malformed canonical traces still reach the parser for a precise error.
-        shaped = value == [] or _canonical_shaped(value)
-        adapter = canonical.ADAPTER if shaped else detect(value)
+        if value == [] or _canonical_shaped(value):
+            traces = canonical.ADAPTER.convert(value, name_hint)
+        else:
+            found = claimants(value)
+            if not found:
+                raise _unrecognised()
+            traces = _select.select(found, value, name_hint)
     else:
-        found = BY_NAME.get(fmt)
-        if found is None:
+        adapter = BY_NAME.get(fmt)
+        if adapter is None:
             raise AdapterError(
                 f"unknown format '{fmt}'; expected one of: " + ", ".join(FORMAT_CHOICES)
             )
-        adapter = found
-    traces = adapter.convert(value, name_hint)
+        traces = adapter.convert(value, name_hint)
+        if adapter is not canonical.ADAPTER:
+            traces = _select.checked(adapter, traces)
     return _relabel(traces, identity) if identity else traces
 
 
@@ -130,12 +157,17 @@ _CANONICAL_KEYS = ("trace_id", "steps", "agent_name", "workflow")
 
 
 def _canonical_shaped(value: Any) -> bool:
-    """An object (or array of objects) using canonical top-level keys. Agents SDK span
-    items also carry `trace_id`, so a span export is never taken for traces."""
+    """An object (or array of objects) that is a canonical trace: it has `steps`, or
+    canonical labels and nothing a transcript format claims (a chat body may carry a
+    `trace_id` label next to its messages). Agents SDK span items also carry
+    `trace_id`, so a span export is never taken for traces."""
     if export_kind(value) is not None or openai_agents.detect(value):
         return False
     items = value if isinstance(value, list) else [value]
-    return any(isinstance(v, dict) and any(k in v for k in _CANONICAL_KEYS) for v in items)
+    if any(isinstance(v, dict) and "steps" in v for v in items[:1000]):
+        return True
+    labelled = any(isinstance(v, dict) and any(k in v for k in _CANONICAL_KEYS) for v in items)
+    return labelled and not claimants(value)
 
 
 __all__ = [
@@ -145,6 +177,7 @@ __all__ = [
     "FORMAT_CHOICES",
     "Adapter",
     "Identity",
+    "claimants",
     "detect",
     "export_kind",
     "merge_exports",

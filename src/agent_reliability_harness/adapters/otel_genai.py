@@ -15,7 +15,7 @@ from .base import Adapter
 
 NAME = "otel-genai"
 SEMCONV_VERSION = "1.44.0"
-_MODEL_OPS = ("chat", "generate_content", "text_completion")
+_MODEL_OPS = ("chat", "generate_content", "text_completion", "embeddings")
 _AGENT_OPS = ("invoke_agent", "create_agent")
 _STATUS_ERROR = (2, "STATUS_CODE_ERROR")
 
@@ -113,19 +113,22 @@ def _trace(
         if t[4].get("gen_ai.operation.name") == "execute_tool" and isinstance(call_id, str):
             executed.add(call_id)
     answered: set[str] = set()
+    tool_steps: dict[str, int] = {}  # call id -> step of its execute_tool span
     for _, _, at, span, attrs, resource in sorted(timed, key=lambda t: (t[0], t[1])):
         if "service.name" in resource and "service" not in b.metadata:
             b.metadata["service"] = resource["service.name"]
-        op = attrs.get("gen_ai.operation.name")
+        op = _operation(attrs)
         if op == "execute_tool":
-            _tool(b, span, attrs, at)
+            index = _tool(b, span, attrs, at)
+            tool_steps.setdefault(b.steps[index]["step_id"], index)
         elif op in _MODEL_OPS:
-            _tool_responses(b, attrs, at, answered)
+            _tool_responses(b, attrs, at, answered, tool_steps)
             _model(b, span, attrs, at, executed)
         elif op in _AGENT_OPS:
             name = attrs.get("gen_ai.agent.name")
             if isinstance(name, str) and b.agent_name is None:
                 b.agent_name = name
+            b.mark(at)
         else:
             b.note(
                 at,
@@ -141,6 +144,15 @@ def _trace(
     return b.build()
 
 
+def _operation(attrs: dict[str, Any]) -> Any:
+    """The span's GenAI operation; spans of the conventions before v1.27 have none, and a
+    span naming a model system (`gen_ai.system`) and model is a chat span."""
+    op = attrs.get("gen_ai.operation.name")
+    if op is None and "gen_ai.system" in attrs and "gen_ai.request.model" in attrs:
+        return "chat"
+    return op
+
+
 def _latency(span: dict[str, Any], at: str) -> float | None:
     start, end = _nanos(span, "startTimeUnixNano", at), _nanos(span, "endTimeUnixNano", at)
     if start is None or end is None or end < start or start == 0:
@@ -148,7 +160,7 @@ def _latency(span: dict[str, Any], at: str) -> float | None:
     return (end - start) / 1_000_000
 
 
-def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str) -> None:
+def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str) -> int:
     call_id = attrs.get("gen_ai.tool.call.id")
     if not isinstance(call_id, str) or not call_id:
         call_id = opt_str(span, "spanId", at)
@@ -159,6 +171,7 @@ def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str)
         attrs.get("gen_ai.tool.call.arguments"),
         f"{at}.attributes[gen_ai.tool.call.arguments]",
     )
+    b.answered(index)
     step = b.steps[index]
     step["output"] = attrs.get("gen_ai.tool.call.result")
     raw_status = span.get("status")
@@ -175,6 +188,7 @@ def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str)
     latency = _latency(span, at)
     if latency is not None:
         step["latency_ms"] = latency
+    return index
 
 
 def _model(
@@ -182,25 +196,36 @@ def _model(
 ) -> None:
     model = attrs.get("gen_ai.response.model") or attrs.get("gen_ai.request.model")
     where = f"{at}.attributes[gen_ai.output.messages]"
+    _inputs(b, attrs, span, at)
     parts = _parts(b, attrs.get("gen_ai.output.messages"), where)
     if parts is None:
+        parts = _legacy_completion(b, span, at)
+    if parts is None and _operation(attrs) != "embeddings":
         b.note(at, "model span without gen_ai.output.messages (content capture off)")
     texts: list[str] = []
+    reasoning: list[tuple[str, str]] = []
     calls: list[tuple[str, dict[str, Any]]] = []
     for part_at, part in parts or []:
         kind = part.get("type")
         if kind == "text" and isinstance(part.get("content"), str):
             texts.append(part["content"])
+        elif kind == "reasoning":
+            content = part.get("content")
+            reasoning.append((part_at, content if isinstance(content, str) else ""))
         elif kind == "tool_call":
             part_id = part.get("id")
             if not isinstance(part_id, str) or part_id not in executed:
                 calls.append((part_at, part))
         else:
             b.note(part_at, "output part that is not text", part)
+    provider = attrs.get("gen_ai.provider.name") or attrs.get("gen_ai.system")
     meta = {
         "model": model if isinstance(model, str) else None,
         "response_id": attrs.get("gen_ai.response.id"),
+        "provider": provider if isinstance(provider, str) else None,
     }
+    for part_at, content in reasoning:
+        b.reasoning(content, part_at)
     # One model span is one step (its text may be empty): it carries the span's own
     # tokens and latency, which must not land on a tool call.
     start = b.text("".join(texts) or None, at, **meta)
@@ -208,21 +233,97 @@ def _model(
         call_id = part.get("id") if isinstance(part.get("id"), str) else None
         name = part.get("name") if isinstance(part.get("name"), str) else None
         b.call(call_id, name, part.get("arguments"), f"{part_at}.arguments", **meta)
-    usage = {k: attrs.get(k) for k in ("gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens")}
-    b.tokens(
-        start,
-        opt_count(usage, "gen_ai.usage.input_tokens", f"{at}.attributes"),
-        opt_count(usage, "gen_ai.usage.output_tokens", f"{at}.attributes"),
-        at,
-    )
+    where = f"{at}.attributes"
+    b.tokens(start, *_usage(attrs, where), at)
     latency = _latency(span, at)
     if latency is not None:
         b.steps[start]["latency_ms"] = latency
 
 
-def _tool_responses(b: TraceBuilder, attrs: dict[str, Any], at: str, answered: set[str]) -> None:
-    """Results of calls known only from messages: `tool_call_response` parts of a later
-    model span's input messages (each answered once; the history repeats them)."""
+def _usage(attrs: dict[str, Any], at: str) -> tuple[int | None, int | None]:
+    """Tokens of a model span; the names before v1.27 were prompt/completion tokens."""
+    found = []
+    for current, legacy in (
+        ("input_tokens", "prompt_tokens"),
+        ("output_tokens", "completion_tokens"),
+    ):
+        key = f"gen_ai.usage.{current}"
+        if attrs.get(key) is None:
+            key = f"gen_ai.usage.{legacy}"
+        found.append(opt_count(attrs, key, at))
+    return found[0], found[1]
+
+
+def _inputs(b: TraceBuilder, attrs: dict[str, Any], span: dict[str, Any], at: str) -> None:
+    """The system instructions and the user/system messages a model span was given, each
+    once (every span repeats the conversation so far)."""
+    system = attrs.get("gen_ai.system_instructions")
+    for part_at, part in (
+        _parts(b, system, f"{at}.attributes[gen_ai.system_instructions]", True) or []
+    ):
+        if isinstance(part.get("content"), str):
+            b.input("system", part["content"], part_at, once=True)
+    where = f"{at}.attributes[gen_ai.input.messages]"
+    for part_at, part, role in _role_parts(b, attrs.get("gen_ai.input.messages"), where):
+        if role in ("user", "system", "developer") and isinstance(part.get("content"), str):
+            b.input(role, part["content"], part_at, once=True)
+    for message_at, message in _legacy_messages(b, span, "gen_ai.content.prompt", "gen_ai.prompt"):
+        said, content = message.get("role"), message.get("content")
+        if said in ("user", "system", "developer") and isinstance(content, str):
+            b.input(str(said), content, message_at, once=True)
+
+
+def _legacy_completion(
+    b: TraceBuilder, span: dict[str, Any], at: str
+) -> list[tuple[str, dict[str, Any]]] | None:
+    """Output parts from the `gen_ai.content.completion` span event of the conventions
+    before v1.28 (OpenAI-shaped messages); None when the span has no such event."""
+    messages = _legacy_messages(b, span, "gen_ai.content.completion", "gen_ai.completion")
+    if not messages:
+        return None
+    parts: list[tuple[str, dict[str, Any]]] = []
+    for message_at, message in messages:
+        if isinstance(message.get("content"), str) and message["content"]:
+            parts.append((f"{message_at}.content", {"type": "text", "content": message["content"]}))
+        calls = message.get("tool_calls")
+        for n, call in enumerate(calls if isinstance(calls, list) else []):
+            function = call.get("function") if isinstance(call, dict) else None
+            if isinstance(function, dict):
+                part = {"type": "tool_call", "id": call.get("id"), "name": function.get("name")}
+                part["arguments"] = function.get("arguments")
+                parts.append((f"{message_at}.tool_calls[{n}]", part))
+    return parts
+
+
+def _legacy_messages(
+    b: TraceBuilder, span: dict[str, Any], event_name: str, key: str
+) -> list[tuple[str, dict[str, Any]]]:
+    found: list[tuple[str, dict[str, Any]]] = []
+    events = span.get("events")
+    for e, event in enumerate(events if isinstance(events, list) else []):
+        if not isinstance(event, dict) or event.get("name") != event_name:
+            continue
+        raw = _attributes(event.get("attributes")).get(key)
+        where = f"events[{e}].attributes[{key}]"
+        messages: Any = raw
+        if isinstance(raw, str):
+            try:
+                messages = decode_json(raw)
+            except InputError:
+                b.note(where, "messages attribute is not valid JSON", raw)
+                continue
+        for m, message in enumerate(messages if isinstance(messages, list) else []):
+            if isinstance(message, dict):
+                found.append((f"{where}[{m}]", message))
+    return found
+
+
+def _tool_responses(
+    b: TraceBuilder, attrs: dict[str, Any], at: str, answered: set[str], tool_steps: dict[str, int]
+) -> None:
+    """Results from `tool_call_response` parts of a later model span's input messages
+    (each answered once; the history repeats them): the output of calls known only from
+    messages, and of execute_tool spans that recorded none (a failed call's error text)."""
     where = f"{at}.attributes[gen_ai.input.messages]"
     for part_at, part in _parts(b, attrs.get("gen_ai.input.messages"), where) or []:
         call_id = part.get("id")
@@ -233,12 +334,29 @@ def _tool_responses(b: TraceBuilder, attrs: dict[str, Any], at: str, answered: s
         answered.add(call_id)
         if b.is_open(call_id):
             b.result(call_id, part.get("response"), part_at)
-        elif not any(step["step_id"] == call_id for step in b.steps):
+        elif call_id in tool_steps:
+            step = b.steps[tool_steps[call_id]]
+            if step.get("output") is None:
+                step["output"] = part.get("response")
+        else:
             b.note(part_at, "tool result without a matching call", part)
 
 
-def _parts(b: TraceBuilder, raw: Any, at: str) -> list[tuple[str, dict[str, Any]]] | None:
-    """(location, part) of every message part; None when the attribute is absent."""
+def _parts(
+    b: TraceBuilder, raw: Any, at: str, flat: bool = False
+) -> list[tuple[str, dict[str, Any]]] | None:
+    """(location, part) of every message part (`flat`: the attribute is a list of parts,
+    as gen_ai.system_instructions is); None when the attribute is absent."""
+    if flat:
+        messages = _decoded(b, raw, at)
+        if messages is None:
+            return None
+        return [(f"{at}[{p}]", part) for p, part in enumerate(messages) if isinstance(part, dict)]
+    found = _role_parts(b, raw, at)
+    return None if raw is None else [(where, part) for where, part, _ in found]
+
+
+def _decoded(b: TraceBuilder, raw: Any, at: str) -> list[Any] | None:
     if raw is None:
         return None
     messages = raw
@@ -251,12 +369,18 @@ def _parts(b: TraceBuilder, raw: Any, at: str) -> list[tuple[str, dict[str, Any]
     if not isinstance(messages, list):
         b.note(at, "messages attribute is not an array", messages)
         return []
-    found: list[tuple[str, dict[str, Any]]] = []
-    for m, message in enumerate(messages):
+    return messages
+
+
+def _role_parts(b: TraceBuilder, raw: Any, at: str) -> list[tuple[str, dict[str, Any], str]]:
+    """(location, part, role) of every part of a messages attribute."""
+    found: list[tuple[str, dict[str, Any], str]] = []
+    for m, message in enumerate(_decoded(b, raw, at) or []):
         parts = message.get("parts") if isinstance(message, dict) else None
+        role = str(message.get("role")) if isinstance(message, dict) else ""
         for p, part in enumerate(parts if isinstance(parts, list) else []):
             if isinstance(part, dict):
-                found.append((f"{at}[{m}].parts[{p}]", part))
+                found.append((f"{at}[{m}].parts[{p}]", part, role))
     return found
 
 
