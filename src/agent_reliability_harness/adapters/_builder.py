@@ -266,7 +266,8 @@ class TraceBuilder:
         if start < len(self.steps):
             self._count(start, input_tokens, output_tokens, key)
             return
-        self._flush()
+        if self._usage is not None:  # an earlier turn's usage still waits: it had no step
+            self._flush()
         self._usage = (input_tokens, output_tokens, at, key)
 
     def _count(

@@ -43,6 +43,10 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def is_chat_chunk(item: Any) -> bool:
     return isinstance(item, dict) and item.get("object") == CHAT_CHUNK
 
@@ -67,7 +71,7 @@ def merge_chat_chunks(chunks: list[dict[str, Any]]) -> dict[str, Any]:
             for key in ("content", "refusal"):
                 if isinstance(delta.get(key), str):
                     message[key] = _text(message.get(key)) + delta[key]
-            for raw in delta.get("tool_calls") or []:
+            for raw in _list(delta.get("tool_calls")):
                 _merge_call(calls, _dict(raw))
     if calls:
         message["tool_calls"] = [calls[i] for i in sorted(calls)]
@@ -109,7 +113,7 @@ def merge_anthropic_events(events: list[dict[str, Any]]) -> dict[str, Any] | Non
         kind = event.get("type")
         if kind == "message_start":
             message = dict(_dict(event.get("message")))
-            message["content"] = list(message.get("content") or [])
+            message["content"] = list(_list(message.get("content")))
         elif kind == "content_block_start":
             blocks[_index(event, blocks)] = dict(_dict(event.get("content_block")))
         elif kind == "content_block_delta":

@@ -96,7 +96,9 @@ def _joined(chunks: list[dict[str, Any]]) -> dict[str, Any]:
         content = head.get("content") if isinstance(head, dict) else None
         if isinstance(content, dict) and isinstance(content.get("parts"), list):
             parts += content["parts"]
-    last = dict(merged["candidates"][0]) if merged.get("candidates") else {}
+    candidates = merged.get("candidates")
+    head = candidates[0] if isinstance(candidates, list) and candidates else None
+    last = dict(head) if isinstance(head, dict) else {}
     last["content"] = {"role": "model", "parts": parts}
     merged["candidates"] = [last]
     for key in _USAGE:
