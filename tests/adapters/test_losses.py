@@ -3,6 +3,7 @@ for tools without one, their documented message shapes): see sdk_losses.py."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,8 @@ import pytest
 
 from agent_reliability_harness.adapters import Identity, detect, to_canonical
 from agent_reliability_harness.api import validate
+from agent_reliability_harness.cli import main
+from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.errors import AdapterError
 
 HERE = Path(__file__).resolve().parent
@@ -251,3 +254,15 @@ HUGE_DOCS = {
 def test_token_count_beyond_float_range_is_a_located_error(fmt: str) -> None:
     with pytest.raises(AdapterError, match=r"tokens?(_count)?: expected a token count from 0"):
         to_canonical(HUGE_DOCS[fmt], fmt)
+
+
+def test_console_exporter_lines_join_into_one_trace(tmp_path: Path) -> None:
+    """ConsoleSpanExporter with a one-line formatter: one span per JSONL line."""
+    spans = fixture("otel-genai", "console-exporter")
+    path = tmp_path / "spans.jsonl"
+    path.write_text("".join(json.dumps(span) + "\n" for span in spans))
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["convert", str(path)], Streams(out, err, io.BytesIO())) == 0
+    converted = json.loads(out.getvalue())
+    expected = json.loads((HERE / "expected" / "otel-genai" / "retry.json").read_text())
+    assert converted["steps"] == expected["steps"]

@@ -21,6 +21,7 @@ from . import (
     openai_responses,
     otel_genai,
 )
+from ._otel_shapes import is_console_span, resource_spans
 from .base import Adapter
 
 # Order is data. Span exports (OTLP, Agents SDK) and Gemini `parts` have unique keys.
@@ -127,13 +128,26 @@ def _relabel(traces: list[Any], identity: Identity) -> list[Any]:
     return relabelled
 
 
-# Byte markers of a JSONL line that may be one batch of a span export (see export_kind).
-EXPORT_MARKERS: tuple[bytes, ...] = (b'"resourceSpans"', b'"object"', b'"data"')
+# Byte markers of a JSONL line that may be one batch of a span export (see export_kind);
+# `"trace_state"` is in every span the OpenTelemetry SDK's console exporter writes.
+EXPORT_MARKERS: tuple[bytes, ...] = (
+    b'"resourceSpans"',
+    b'"object"',
+    b'"data"',
+    b'"trace_state"',
+)
+
+
+# The export kind of spans written by the OpenTelemetry SDK's console exporter (read by
+# otel-genai): batches of this kind join into an array of spans, not into an OTLP request.
+CONSOLE_SPANS = "otel-genai/console"
 
 
 def export_kind(value: Any) -> str | None:
     """The span-export format of a document ("otel-genai", "openai-agents") or None.
     Such exports arrive in batches (one per JSONL line) that `merge_exports` joins."""
+    if is_console_span(value):
+        return CONSOLE_SPANS
     if otel_genai.detect(value):
         return otel_genai.NAME
     if isinstance(value, dict) and value.get("object") in ("trace", "trace.span"):
@@ -145,8 +159,10 @@ def export_kind(value: Any) -> str | None:
 
 def merge_exports(kind: str, values: list[Any]) -> Any:
     """One export holding the batches of `values` (all of span-export `kind`), in order."""
+    if kind == CONSOLE_SPANS:
+        return list(values)  # one console-exporter span per line
     if kind == otel_genai.NAME:
-        return {"resourceSpans": [rs for v in values for rs in v["resourceSpans"]]}
+        return {"resourceSpans": [rs for v in values for rs in resource_spans(v) or []]}
     items: list[Any] = []
     for value in values:
         items.extend(value["data"] if isinstance(value.get("data"), list) else [value])

@@ -205,7 +205,8 @@ def _content(b: TraceBuilder, content: dict[str, Any], at: str, meta: dict[str, 
         elif isinstance(text, str):
             inputs.append(text)
         elif not _tool_part(b, part, where, meta, flush):
-            if set(part) <= {"thought_signature", "thoughtSignature", "thought"}:
+            present = {k for k, v in part.items() if v is not None}
+            if present <= {"thought_signature", "thoughtSignature", "thought"}:
                 b.skip(where, "part holding only a thought signature")
             else:
                 kind = "part" if model else "input part"

@@ -11,6 +11,7 @@ from typing import Any
 from ..errors import InputError
 from ..io import decode_json
 from ._common import TraceBuilder, arr, fail, obj, opt_count, opt_list, opt_str
+from ._otel_shapes import console_spans, hex_id, resource_spans, to_otlp
 from .base import Adapter
 
 NAME = "otel-genai"
@@ -22,8 +23,14 @@ _STATUS_ERROR = (2, "STATUS_CODE_ERROR")
 
 def detect(value: Any) -> bool:
     """An object with `resourceSpans` (the OTLP/JSON export request the Collector's file
-    exporter writes)."""
-    return isinstance(value, dict) and isinstance(value.get("resourceSpans"), list)
+    exporter writes), or spans as the SDK's console exporter writes them (one, or an
+    array) with GenAI attributes."""
+    if resource_spans(value) is not None:
+        return True
+    spans = console_spans(value)
+    return spans is not None and any(
+        any(str(k).startswith("gen_ai.") for k in s.get("attributes") or {}) for s in spans[:1000]
+    )
 
 
 def _any_value(raw: Any) -> Any:
@@ -59,28 +66,40 @@ def _attributes(raw: Any) -> dict[str, Any]:
 
 
 def convert(value: Any, name_hint: str) -> list[Any]:
-    root = obj(value, "$")
     grouped: dict[str, list[tuple[str, dict[str, Any], dict[str, Any]]]] = {}
-    for r, raw_rs in enumerate(arr(root.get("resourceSpans"), "resourceSpans")):
-        at_r = f"resourceSpans[{r}]"
-        resource_spans = obj(raw_rs, at_r)
-        resource = _attributes(
-            (resource_spans.get("resource") or {}).get("attributes")
-            if isinstance(resource_spans.get("resource"), dict)
-            else None
-        )
-        for s, scope in enumerate(opt_list(resource_spans, "scopeSpans", at_r)):
-            at_s = f"{at_r}.scopeSpans[{s}]"
-            for n, raw in enumerate(opt_list(obj(scope, at_s), "spans", at_s)):
-                at = f"{at_s}.spans[{n}]"
-                span = obj(raw, at)
-                trace_id = opt_str(span, "traceId", at) or ""
-                grouped.setdefault(trace_id, []).append((at, span, resource))
+    console = console_spans(value)
+    for at, span, resource in _console(console) if console is not None else _otlp(value):
+        trace_id = hex_id(opt_str(span, "traceId", at), 16) or ""
+        grouped.setdefault(trace_id, []).append((at, span, resource))
     multi = len(grouped) > 1
     return [
         _trace(key, spans, f"{name_hint}-{i}" if multi else name_hint)
         for i, (key, spans) in enumerate(grouped.items(), start=1)
     ]
+
+
+def _console(spans: list[Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    found = []
+    for n, span in enumerate(spans):
+        converted, resource = to_otlp(span)
+        found.append((f"[{n}]" if len(spans) > 1 or n else "$", converted, resource))
+    return found
+
+
+def _otlp(value: Any) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    obj(value, "$")
+    found: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    for r, raw_rs in enumerate(arr(resource_spans(value), "resourceSpans")):
+        at_r = f"resourceSpans[{r}]"
+        group = obj(raw_rs, at_r)
+        holder = group.get("resource")
+        resource = _attributes(holder.get("attributes") if isinstance(holder, dict) else None)
+        for s, scope in enumerate(opt_list(group, "scopeSpans", at_r)):
+            at_s = f"{at_r}.scopeSpans[{s}]"
+            for n, raw in enumerate(opt_list(obj(scope, at_s), "spans", at_s)):
+                at = f"{at_s}.spans[{n}]"
+                found.append((at, obj(raw, at), resource))
+    return found
 
 
 def _nanos(span: dict[str, Any], key: str, at: str) -> int | None:
@@ -163,7 +182,7 @@ def _latency(span: dict[str, Any], at: str) -> float | None:
 def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str) -> int:
     call_id = attrs.get("gen_ai.tool.call.id")
     if not isinstance(call_id, str) or not call_id:
-        call_id = opt_str(span, "spanId", at)
+        call_id = hex_id(opt_str(span, "spanId", at), 8)
     name = attrs.get("gen_ai.tool.name")
     index = b.call(
         call_id,
