@@ -286,7 +286,10 @@ def openai_responses() -> list[tuple[str, Any]]:
             output_tokens_details=OutputTokensDetails(reasoning_tokens=0),
         ),
     )
-    return [("bare-response", response.model_dump(mode="json"))]
+    return [
+        ("bare-response", response.model_dump(mode="json")),
+        ("stream-events", responses_stream(response)),
+    ]
 
 
 def _message(message_id: str, blocks: list[Any], usage: tuple[int, int], stop: str | None) -> Any:
@@ -464,7 +467,7 @@ def cohere_chat() -> list[tuple[str, Any]]:
         "model": "command-a-reasoning-08-2025",
         "messages": [m.model_dump(mode="json") for m in messages],
     }
-    return [("plan-thinking-documents", body)]
+    return [("plan-thinking-documents", body), ("stream-events", cohere_stream())]
 
 
 def google_genai() -> list[tuple[str, Any]]:
@@ -550,6 +553,142 @@ def otel_genai() -> list[tuple[str, Any]]:
     return [
         ("legacy-names", hex_ids(MessageToDict(encode_spans(spans), use_integers_for_enums=True)))
     ]
+
+
+def responses_stream(final: Any) -> Any:
+    """`responses.create(stream=True)`, every event saved: the items as they finish, then
+    the completed response (with usage)."""
+    from openai.types.responses import (
+        ResponseCompletedEvent,
+        ResponseCreatedEvent,
+        ResponseOutputItemDoneEvent,
+        ResponseTextDeltaEvent,
+    )
+
+    started = final.model_copy(update={"output": [], "usage": None, "status": "in_progress"})
+    events: list[Any] = [
+        ResponseCreatedEvent(type="response.created", sequence_number=0, response=started)
+    ]
+    for n, text in enumerate(("Check", "ing.")):
+        events.append(
+            ResponseTextDeltaEvent(
+                type="response.output_text.delta",
+                sequence_number=1 + n,
+                item_id="msg_bare",
+                output_index=0,
+                content_index=0,
+                delta=text,
+                logprobs=[],
+            )
+        )
+    for n, item in enumerate(final.output):
+        events.append(
+            ResponseOutputItemDoneEvent(
+                type="response.output_item.done", sequence_number=3 + n, output_index=n, item=item
+            )
+        )
+    events.append(
+        ResponseCompletedEvent(type="response.completed", sequence_number=5, response=final)
+    )
+    return [
+        {"role": "user", "content": "Where is ORD-1042?"},
+        *(e.model_dump(mode="json", exclude_none=True) for e in events),
+    ]
+
+
+def cohere_stream() -> Any:
+    """`chat_stream`, every event saved: a tool plan and a call, the result, the answer."""
+    import cohere
+
+    def start(n: int) -> Any:
+        return cohere.MessageStartV2ChatStreamResponse(
+            type="message-start",
+            id=f"cohere-stream-{n}",
+            delta=cohere.ChatMessageStartEventDelta(
+                message=cohere.ChatMessageStartEventDeltaMessage(role="assistant")
+            ),
+        )
+
+    def end(tokens: tuple[float, float], reason: str) -> Any:
+        usage = cohere.Usage(
+            tokens=cohere.UsageTokens(input_tokens=tokens[0], output_tokens=tokens[1])
+        )
+        return cohere.MessageEndV2ChatStreamResponse(
+            type="message-end",
+            delta=cohere.ChatMessageEndEventDelta(finish_reason=reason, usage=usage),
+        )
+
+    def plan(text: str) -> Any:
+        return cohere.ToolPlanDeltaV2ChatStreamResponse(
+            type="tool-plan-delta",
+            delta=cohere.ChatToolPlanDeltaEventDelta(
+                message=cohere.ChatToolPlanDeltaEventDeltaMessage(tool_plan=text)
+            ),
+        )
+
+    def arguments(text: str) -> Any:
+        function = cohere.ChatToolCallDeltaEventDeltaMessageToolCallsFunction(arguments=text)
+        calls = cohere.ChatToolCallDeltaEventDeltaMessageToolCalls(function=function)
+        return cohere.ToolCallDeltaV2ChatStreamResponse(
+            type="tool-call-delta",
+            index=0,
+            delta=cohere.ChatToolCallDeltaEventDelta(
+                message=cohere.ChatToolCallDeltaEventDeltaMessage(tool_calls=calls)
+            ),
+        )
+
+    def text(piece: str) -> Any:
+        content = cohere.ChatContentDeltaEventDeltaMessageContent(text=piece)
+        return cohere.ContentDeltaV2ChatStreamResponse(
+            type="content-delta",
+            index=0,
+            delta=cohere.ChatContentDeltaEventDelta(
+                message=cohere.ChatContentDeltaEventDeltaMessage(content=content)
+            ),
+        )
+
+    call = cohere.ToolCallV2(
+        id="call_cs1",
+        type="function",
+        function=cohere.ToolCallV2Function(name="lookup_order", arguments=""),
+    )
+    first = [
+        start(1),
+        plan("I will look "),
+        plan("up the order."),
+        cohere.ToolCallStartV2ChatStreamResponse(
+            type="tool-call-start",
+            index=0,
+            delta=cohere.ChatToolCallStartEventDelta(
+                message=cohere.ChatToolCallStartEventDeltaMessage(tool_calls=call)
+            ),
+        ),
+        arguments('{"order_id": '),
+        arguments('"ORD-1042"}'),
+        cohere.ToolCallEndV2ChatStreamResponse(type="tool-call-end", index=0),
+        end((90, 21), "TOOL_CALL"),
+    ]
+    second = [
+        start(2),
+        cohere.ContentStartV2ChatStreamResponse(
+            type="content-start",
+            index=0,
+            delta=cohere.ChatContentStartEventDelta(
+                message=cohere.ChatContentStartEventDeltaMessage(
+                    content=cohere.ChatContentStartEventDeltaMessageContent(type="text", text="")
+                )
+            ),
+        ),
+        text("It was "),
+        text("delivered."),
+        cohere.ContentEndV2ChatStreamResponse(type="content-end", index=0),
+        end((140, 5), "COMPLETE"),
+    ]
+    result = cohere.ToolChatMessageV2(role="tool", tool_call_id="call_cs1", content=ORDER_TEXT)
+    dumped = [e.model_dump(mode="json") for e in first]
+    dumped.append(result.model_dump(mode="json"))
+    dumped += [e.model_dump(mode="json") for e in second]
+    return [{"role": "user", "content": "Where is ORD-1042?"}, *dumped]
 
 
 LOSSES: dict[str, Callable[[], list[tuple[str, Any]]]] = {

@@ -201,6 +201,27 @@ def test_streamed_chunks_join_into_one_response(fmt: str, name: str) -> None:
     assert len(trace["steps"]) == 2
 
 
+def test_responses_stream_events_map_the_completed_response() -> None:
+    trace = convert("openai-responses", "stream-events")
+    assert [s.get("text") for s in trace["steps"]] == ["Checking.", None]
+    assert tokens(trace) == (150, 25)
+    value = fixture("openai-responses", "stream-events")[:-1]  # cut before response.completed
+    (cut,) = to_canonical(value, "openai-responses", "cut")
+    assert [s["step_id"] for s in cut["steps"]] == ["step-1", "call_bare"]
+    assert tokens(cut) == (0, 0)  # the usage only arrives with the completed response
+
+
+def test_cohere_stream_events_join_per_message() -> None:
+    trace = convert("cohere-chat", "stream-events")
+    assert [s.get("text") for s in trace["steps"]] == [
+        "I will look up the order.",
+        None,
+        "It was delivered.",
+    ]
+    assert calls(trace)[0]["arguments"] == {"order_id": "ORD-1042"}
+    assert tokens(trace) == (230, 26)
+
+
 # A token count beyond the float range (issue 18, item 1): a located error, never a crash.
 HUGE = 10**309
 HUGE_DOCS = {

@@ -50,7 +50,7 @@ def _is_marker(item: dict[str, Any]) -> bool:
         return True
     if item.get("type") in _MARKER_TYPES:
         return True
-    if item.get("type") == "response.completed" and isinstance(item.get("response"), dict):
+    if _event(item) is not None:
         return True
     content = item.get("content")
     return (
@@ -77,17 +77,38 @@ def convert(value: Any, name_hint: str) -> list[Any]:
         pairs, body = items_of(value, CONTAINERS, TRAILERS if body_with_input else ())
     builder.labels(body)
     seen: set[str] = set()
+    finished = any(_event(item) in _TERMINAL for item, _ in pairs if isinstance(item, dict))
     for raw, at in pairs:
         item = obj(raw, at)
+        event = _event(item)
         if item.get("object") == "response" or (at == "$" and _bare_response(item)):
             _response(builder, item, at, seen)
-        elif item.get("type") == "response.completed" and isinstance(item.get("response"), dict):
-            _response(builder, item["response"], f"{at}.response", seen)
-        elif isinstance(item.get("type"), str) and item["type"].startswith("response."):
-            builder.skip(at, "stream event (the completed response holds its content)")
-        else:
+        elif event is None:
             _item(builder, item, at, {}, seen)
+        elif event in _TERMINAL:
+            _response(builder, item["response"], f"{at}.response", seen)
+        elif event == "response.output_item.done" and not finished:
+            _item(builder, obj(item.get("item"), f"{at}.item"), f"{at}.item", {}, seen)
+        elif event == "error":
+            builder.note(at, "the stream reported an error", item)
+        else:
+            builder.skip(at, "stream event (the final response or its items hold the content)")
     return [builder.build()]
+
+
+_TERMINAL = ("response.completed", "response.incomplete", "response.failed")
+
+
+def _event(item: dict[str, Any]) -> str | None:
+    """The type of a streaming event (`response.*`, `error` with a message), else None."""
+    kind = item.get("type")
+    if not isinstance(kind, str):
+        return None
+    if kind in _TERMINAL:
+        return kind if isinstance(item.get("response"), dict) else None
+    if "sequence_number" in item and (kind.startswith("response.") or kind == "error"):
+        return kind
+    return None
 
 
 def _bare_response(value: Any) -> bool:
@@ -106,7 +127,7 @@ def _response(b: TraceBuilder, response: dict[str, Any], at: str, seen: set[str]
     start = len(b.steps)
     instructions = response.get("instructions")
     if isinstance(instructions, str) and instructions:
-        b.input("developer", instructions, f"{at}.instructions")
+        b.input("developer", instructions, f"{at}.instructions", once=True)
     for index, item in enumerate(opt_list(response, "output", at)):
         where = f"{at}.output[{index}]"
         _item(b, obj(item, where), where, meta, seen)
