@@ -301,6 +301,8 @@ class TraceBuilder:
             value = body.get(key)
             if value is None:
                 continue
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
             if isinstance(value, int) and not isinstance(value, bool):
                 value = str(value)
             if isinstance(value, str) and value:

@@ -123,10 +123,15 @@ def _trailer(value: JSON, key: str) -> list[tuple[Any, str]]:
 
 def any_item(value: JSON, container_keys: tuple[str, ...], test: Any) -> bool:
     """Detection helper: does some item of the transcript (at most 1,000 looked at) pass `test`?"""
-    if not isinstance(value, list | dict):
+    if isinstance(value, list):
+        items = value
+    elif isinstance(value, dict):
+        items = next(
+            (value[key] for key in container_keys if isinstance(value.get(key), list)), [value]
+        )
+    else:
         return False
-    pairs, _ = items_of(value, container_keys)
-    return any(isinstance(item, dict) and test(item) for item, _ in pairs[:1000])
+    return any(isinstance(item, dict) and test(item) for item in items[:1000])
 
 
 __all__ = [

@@ -209,9 +209,10 @@ def runs(pairs: list[tuple[Any, str]], test: Any, starts: Any) -> list[tuple[Any
     location, the group), a new group where `starts(item, first item)`; any other item
     stands alone as (item, location, [])."""
     grouped: list[tuple[Any, str, list[Any]]] = []
+    alone: list[Any] = []  # shared by every lone item: never appended to
     for item, at in pairs:
         if not test(item):
-            grouped.append((item, at, []))
+            grouped.append((item, at, alone))
             continue
         if grouped and grouped[-1][2] and not starts(item, grouped[-1][0]):
             grouped[-1][2].append(item)

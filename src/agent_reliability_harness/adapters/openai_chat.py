@@ -72,7 +72,7 @@ class _Chat:
 
     def __init__(self, builder: TraceBuilder) -> None:
         self.b = builder
-        self.last: tuple[Any, int] | None = None  # (signature, first step) of the last turn
+        self.last: tuple[dict[str, Any], int] | None = None  # the last turn, its first step
 
     def item(self, item: dict[str, Any], at: str) -> None:
         b = self.b
@@ -112,7 +112,7 @@ class _Chat:
             message = opt_obj(obj(choice, here), "message", here)
             if message is None:
                 b.note(here, "choice without a message", choice)
-            elif at in TRAILERS and self.last is not None and _signature(message) == self.last[0]:
+            elif at in TRAILERS and self.last is not None and _same_turn(message, self.last[0]):
                 # The response repeats the conversation's last turn: only its usage is new.
                 start = self.last[1]
                 b.skip(here, "response that repeats the last assistant message")
@@ -147,7 +147,7 @@ class _Chat:
             b.call(None, name, legacy.get("arguments"), f"{where}.arguments", **meta)
         if b.mapped == before:
             b.skip(at, "assistant message without content")
-        self.last = (_signature(message), start)
+        self.last = (message, start)
 
 
 def _assistant_content(b: TraceBuilder, message: dict[str, Any], at: str) -> list[str]:
@@ -281,8 +281,13 @@ def _input_text(b: TraceBuilder, content: Any, at: str) -> str:
     return "\n".join(texts)
 
 
+def _same_turn(message: dict[str, Any], last: dict[str, Any]) -> bool:
+    """Does a saved response repeat the conversation's last assistant turn (same content,
+    same tool call ids)?"""
+    return _signature(message) == _signature(last)
+
+
 def _signature(message: dict[str, Any]) -> Any:
-    """What identifies an assistant turn when a saved response repeats it."""
     calls = message.get("tool_calls")
     ids = [c.get("id") for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
     return (message.get("content"), tuple(ids))
