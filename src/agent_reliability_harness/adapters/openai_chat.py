@@ -284,7 +284,7 @@ def _input_text(b: TraceBuilder, content: Any, at: str) -> str:
 def _same_turn(message: dict[str, Any], last: dict[str, Any]) -> bool:
     """Does a saved response repeat the conversation's last assistant turn (same content,
     same tool call ids)?"""
-    return _signature(message) == _signature(last)
+    return bool(_signature(message) == _signature(last))
 
 
 def _signature(message: dict[str, Any]) -> Any:
