@@ -551,8 +551,120 @@ def otel_genai() -> list[tuple[str, Any]]:
         span(2, "Shipping is not refunded.", (55, 6), follow),
     ]
     return [
-        ("legacy-names", hex_ids(MessageToDict(encode_spans(spans), use_integers_for_enums=True)))
+        ("legacy-names", hex_ids(MessageToDict(encode_spans(spans), use_integers_for_enums=True))),
+        ("indexed-attributes", _otel_indexed()),
+        ("details-event", _otel_details_event()),
     ]
+
+
+def _otel_request(spans: list[Any]) -> Any:
+    from google.protobuf.json_format import MessageToDict
+    from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
+
+    return hex_ids(MessageToDict(encode_spans(spans), use_integers_for_enums=True))
+
+
+def _otel_indexed() -> Any:
+    """Content in indexed attributes (`gen_ai.prompt.0.content`,
+    `gen_ai.completion.0.tool_calls.0.name`), as OpenLLMetry-style instrumentations write
+    it, with the names before v1.27."""
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import ReadableSpan
+    from opentelemetry.trace import SpanContext, SpanKind, TraceFlags
+
+    base = 1_768_467_600_000_000_000
+    trace_id = int.from_bytes(b"indexed-attrs\0\0\0", "big")
+    prompt = {
+        "gen_ai.prompt.0.role": "system",
+        "gen_ai.prompt.0.content": "You are a support agent.",
+        "gen_ai.prompt.1.role": "user",
+        "gen_ai.prompt.1.content": "Where is ORD-1042?",
+    }
+
+    def span(n: int, attributes: dict[str, Any]) -> Any:
+        return ReadableSpan(
+            "openai.chat",
+            SpanContext(trace_id, n, is_remote=False, trace_flags=TraceFlags(1)),
+            resource=Resource({"service.name": "indexed-app"}),
+            attributes={
+                "gen_ai.system": "openai",
+                "gen_ai.request.model": "gpt-4o",
+                "llm.request.type": "chat",
+                **prompt,
+                **attributes,
+            },
+            kind=SpanKind.CLIENT,
+            start_time=base + n * 1_000_000_000,
+            end_time=base + n * 1_000_000_000 + 300_000_000,
+        )
+
+    first = span(
+        1,
+        {
+            "gen_ai.completion.0.role": "assistant",
+            "gen_ai.completion.0.finish_reason": "tool_calls",
+            "gen_ai.completion.0.tool_calls.0.id": "call_ix1",
+            "gen_ai.completion.0.tool_calls.0.name": "lookup_order",
+            "gen_ai.completion.0.tool_calls.0.arguments": json.dumps(LOOKUP),
+            "gen_ai.usage.prompt_tokens": 60,
+            "gen_ai.usage.completion_tokens": 18,
+        },
+    )
+    second = span(
+        2,
+        {
+            "gen_ai.prompt.2.role": "assistant",
+            "gen_ai.prompt.2.tool_calls.0.id": "call_ix1",
+            "gen_ai.prompt.2.tool_calls.0.name": "lookup_order",
+            "gen_ai.prompt.2.tool_calls.0.arguments": json.dumps(LOOKUP),
+            "gen_ai.prompt.3.role": "tool",
+            "gen_ai.prompt.3.tool_call_id": "call_ix1",
+            "gen_ai.prompt.3.content": ORDER_TEXT,
+            "gen_ai.completion.0.role": "assistant",
+            "gen_ai.completion.0.content": "ORD-1042 was delivered.",
+            "gen_ai.usage.prompt_tokens": 95,
+            "gen_ai.usage.completion_tokens": 7,
+        },
+    )
+    return _otel_request([first, second])
+
+
+def _otel_details_event() -> Any:
+    """v1.37+: the messages on the span's `gen_ai.client.inference.operation.details`
+    event instead of its attributes."""
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import Event, ReadableSpan
+    from opentelemetry.trace import SpanContext, SpanKind, TraceFlags
+
+    base = 1_768_467_600_000_000_000
+    trace_id = int.from_bytes(b"details-event\0\0\0", "big")
+    messages = [{"role": "user", "parts": [{"type": "text", "content": "Refund window?"}]}]
+    output = [{"role": "assistant", "parts": [{"type": "text", "content": "30 days."}]}]
+    details = Event(
+        "gen_ai.client.inference.operation.details",
+        {
+            "gen_ai.input.messages": json.dumps(messages),
+            "gen_ai.output.messages": json.dumps(output),
+        },
+        base,
+    )
+    made = ReadableSpan(
+        "chat gpt-4.1-mini",
+        SpanContext(trace_id, 1, is_remote=False, trace_flags=TraceFlags(1)),
+        resource=Resource({"service.name": "details-app"}),
+        attributes={
+            "gen_ai.operation.name": "chat",
+            "gen_ai.provider.name": "openai",
+            "gen_ai.request.model": "gpt-4.1-mini",
+            "gen_ai.usage.input_tokens": 30,
+            "gen_ai.usage.output_tokens": 4,
+        },
+        events=[details],
+        kind=SpanKind.CLIENT,
+        start_time=base,
+        end_time=base + 200_000_000,
+    )
+    return _otel_request([made])
 
 
 def responses_stream(final: Any) -> Any:

@@ -168,6 +168,25 @@ def test_legacy_otel_names_give_tokens_and_provider() -> None:
     assert [s["text"] for s in trace["steps"]] == ["30 days.", "Shipping is not refunded."]
 
 
+def test_otel_indexed_attributes_give_content_calls_and_results() -> None:
+    trace = convert("otel-genai", "indexed-attributes")
+    assert tokens(trace) == (155, 25)
+    (call,) = calls(trace)
+    assert (call["step_id"], call["arguments"]) == ("call_ix1", {"order_id": "ORD-1042"})
+    assert call["output"] == json.dumps(
+        {"order_id": "ORD-1042", "status": "delivered", "total": 25.0}
+    )
+    assert trace["steps"][-1]["text"] == "ORD-1042 was delivered."
+    assert [i["role"] for i in trace["inputs"]] == ["system", "user"]
+
+
+def test_otel_messages_on_the_operation_details_event() -> None:
+    trace = convert("otel-genai", "details-event")
+    assert [s["text"] for s in trace["steps"]] == ["30 days."]
+    assert trace["inputs"] == [{"role": "user", "text": "Refund window?"}]
+    assert trace["metadata"]["adapter"]["notes"] == []
+
+
 def test_anthropic_bundle_takes_usage_from_responses() -> None:
     trace = convert("anthropic-messages", "bundle-responses")
     assert tokens(trace) == (600 + 640, 26)

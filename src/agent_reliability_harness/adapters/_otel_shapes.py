@@ -43,13 +43,13 @@ def to_otlp(span: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         "traceId": _hex(context.get("trace_id")),
         "spanId": _hex(context.get("span_id")),
         "name": span.get("name"),
-        "attributes": attributes(span.get("attributes")),
+        "attributes": encoded_attributes(span.get("attributes")),
         "status": {
             "code": _STATUS.get(str(status.get("status_code")), 0),
             "message": status.get("description"),
         },
         "events": [
-            {"name": e.get("name"), "attributes": attributes(e.get("attributes"))}
+            {"name": e.get("name"), "attributes": encoded_attributes(e.get("attributes"))}
             for e in span.get("events") or []
             if isinstance(e, dict)
         ],
@@ -65,14 +65,14 @@ def to_otlp(span: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     return converted, found if isinstance(found, dict) else {}
 
 
-def attributes(raw: Any) -> list[dict[str, Any]]:
+def encoded_attributes(raw: Any) -> list[dict[str, Any]]:
     """Plain attributes as OTLP/JSON key-value pairs."""
     if not isinstance(raw, dict):
         return []
-    return [{"key": str(k), "value": _any_value(v)} for k, v in raw.items()]
+    return [{"key": str(k), "value": _encoded(v)} for k, v in raw.items()]
 
 
-def _any_value(value: Any) -> dict[str, Any]:
+def _encoded(value: Any) -> dict[str, Any]:
     if isinstance(value, bool):
         return {"boolValue": value}
     if isinstance(value, int):
@@ -80,9 +80,9 @@ def _any_value(value: Any) -> dict[str, Any]:
     if isinstance(value, float):
         return {"doubleValue": value}
     if isinstance(value, list | tuple):
-        return {"arrayValue": {"values": [_any_value(v) for v in value]}}
+        return {"arrayValue": {"values": [_encoded(v) for v in value]}}
     if isinstance(value, dict):
-        return {"kvlistValue": {"values": attributes(value)}}
+        return {"kvlistValue": {"values": encoded_attributes(value)}}
     return {"stringValue": value if isinstance(value, str) else str(value)}
 
 
@@ -144,3 +144,38 @@ def hex_id(value: Any, size: int) -> Any:
     except (binascii.Error, ValueError):
         return value
     return raw.hex() if len(raw) == size else value
+
+
+# --- decoding OTLP/JSON values ----------------------------------------------------
+
+
+def any_value(raw: Any) -> Any:
+    """Decode an OTLP/JSON AnyValue (64-bit integers arrive as strings)."""
+    if not isinstance(raw, dict):
+        return None
+    if "stringValue" in raw:
+        return raw["stringValue"]
+    if "boolValue" in raw:
+        return raw["boolValue"]
+    if "intValue" in raw:
+        value = raw["intValue"]
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            return value
+    if "doubleValue" in raw:
+        return raw["doubleValue"]
+    if "arrayValue" in raw and isinstance(raw["arrayValue"], dict):
+        values = raw["arrayValue"].get("values")
+        return [any_value(v) for v in values] if isinstance(values, list) else []
+    if "kvlistValue" in raw and isinstance(raw["kvlistValue"], dict):
+        return attributes_of(raw["kvlistValue"].get("values"))
+    return raw.get("bytesValue")
+
+
+def attributes_of(raw: Any) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for entry in raw if isinstance(raw, list) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("key"), str):
+            found[entry["key"]] = any_value(entry.get("value"))
+    return found

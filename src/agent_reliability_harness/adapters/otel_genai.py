@@ -11,7 +11,13 @@ from typing import Any
 from ..errors import InputError
 from ..io import decode_json
 from ._common import TraceBuilder, arr, fail, obj, opt_count, opt_list, opt_str
-from ._otel_shapes import console_spans, hex_id, resource_spans, to_otlp
+from ._otel_legacy import (
+    event_attributes,
+    legacy_completion,
+    legacy_prompts,
+    legacy_tool_results,
+)
+from ._otel_shapes import attributes_of, console_spans, hex_id, resource_spans, to_otlp
 from .base import Adapter
 
 NAME = "otel-genai"
@@ -31,38 +37,6 @@ def detect(value: Any) -> bool:
     return spans is not None and any(
         any(str(k).startswith("gen_ai.") for k in s.get("attributes") or {}) for s in spans[:1000]
     )
-
-
-def _any_value(raw: Any) -> Any:
-    """Decode an OTLP/JSON AnyValue (64-bit integers arrive as strings)."""
-    if not isinstance(raw, dict):
-        return None
-    if "stringValue" in raw:
-        return raw["stringValue"]
-    if "boolValue" in raw:
-        return raw["boolValue"]
-    if "intValue" in raw:
-        value = raw["intValue"]
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            return value
-    if "doubleValue" in raw:
-        return raw["doubleValue"]
-    if "arrayValue" in raw and isinstance(raw["arrayValue"], dict):
-        values = raw["arrayValue"].get("values")
-        return [_any_value(v) for v in values] if isinstance(values, list) else []
-    if "kvlistValue" in raw and isinstance(raw["kvlistValue"], dict):
-        return _attributes(raw["kvlistValue"].get("values"))
-    return raw.get("bytesValue")
-
-
-def _attributes(raw: Any) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for entry in raw if isinstance(raw, list) else []:
-        if isinstance(entry, dict) and isinstance(entry.get("key"), str):
-            found[entry["key"]] = _any_value(entry.get("value"))
-    return found
 
 
 def convert(value: Any, name_hint: str) -> list[Any]:
@@ -93,13 +67,21 @@ def _otlp(value: Any) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
         at_r = f"resourceSpans[{r}]"
         group = obj(raw_rs, at_r)
         holder = group.get("resource")
-        resource = _attributes(holder.get("attributes") if isinstance(holder, dict) else None)
+        resource = attributes_of(holder.get("attributes") if isinstance(holder, dict) else None)
         for s, scope in enumerate(opt_list(group, "scopeSpans", at_r)):
             at_s = f"{at_r}.scopeSpans[{s}]"
             for n, raw in enumerate(opt_list(obj(scope, at_s), "spans", at_s)):
                 at = f"{at_s}.spans[{n}]"
                 found.append((at, obj(raw, at), resource))
     return found
+
+
+def _span_attributes(span: dict[str, Any]) -> dict[str, Any]:
+    """The span's attributes, completed by those of its operation-details event (v1.37+
+    lets instrumentations record the messages there)."""
+    own = attributes_of(span.get("attributes"))
+    details = event_attributes(span)
+    return {**details, **own} if details else own
 
 
 def _nanos(span: dict[str, Any], key: str, at: str) -> int | None:
@@ -121,7 +103,7 @@ def _trace(
     b = TraceBuilder(NAME, hint, trace_id=key or None)
     b.metadata["semconv"] = SEMCONV_VERSION
     timed = [
-        (_nanos(s, "startTimeUnixNano", at) or 0, i, at, s, _attributes(s.get("attributes")), res)
+        (_nanos(s, "startTimeUnixNano", at) or 0, i, at, s, _span_attributes(s), res)
         for i, (at, s, res) in enumerate(spans)
     ]
     # Tool calls that have their own execute_tool span are mapped from it; calls found only
@@ -141,7 +123,7 @@ def _trace(
             index = _tool(b, span, attrs, at)
             tool_steps.setdefault(b.steps[index]["step_id"], index)
         elif op in _MODEL_OPS:
-            _tool_responses(b, attrs, at, answered, tool_steps)
+            _tool_responses(b, span, attrs, at, (answered, tool_steps))
             _model(b, span, attrs, at, executed)
         elif op in _AGENT_OPS:
             name = attrs.get("gen_ai.agent.name")
@@ -218,7 +200,7 @@ def _model(
     _inputs(b, attrs, span, at)
     parts = _parts(b, attrs.get("gen_ai.output.messages"), where)
     if parts is None:
-        parts = _legacy_completion(b, span, at)
+        parts = legacy_completion(b, span, attrs, at)
     if parts is None and _operation(attrs) != "embeddings":
         b.note(at, "model span without gen_ai.output.messages (content capture off)")
     texts: list[str] = []
@@ -286,79 +268,42 @@ def _inputs(b: TraceBuilder, attrs: dict[str, Any], span: dict[str, Any], at: st
     for part_at, part, role in _role_parts(b, attrs.get("gen_ai.input.messages"), where):
         if role in ("user", "system", "developer") and isinstance(part.get("content"), str):
             b.input(role, part["content"], part_at, once=True)
-    for message_at, message in _legacy_messages(b, span, "gen_ai.content.prompt", "gen_ai.prompt"):
-        said, content = message.get("role"), message.get("content")
-        if said in ("user", "system", "developer") and isinstance(content, str):
-            b.input(str(said), content, message_at, once=True)
-
-
-def _legacy_completion(
-    b: TraceBuilder, span: dict[str, Any], at: str
-) -> list[tuple[str, dict[str, Any]]] | None:
-    """Output parts from the `gen_ai.content.completion` span event of the conventions
-    before v1.28 (OpenAI-shaped messages); None when the span has no such event."""
-    messages = _legacy_messages(b, span, "gen_ai.content.completion", "gen_ai.completion")
-    if not messages:
-        return None
-    parts: list[tuple[str, dict[str, Any]]] = []
-    for message_at, message in messages:
-        if isinstance(message.get("content"), str) and message["content"]:
-            parts.append((f"{message_at}.content", {"type": "text", "content": message["content"]}))
-        calls = message.get("tool_calls")
-        for n, call in enumerate(calls if isinstance(calls, list) else []):
-            function = call.get("function") if isinstance(call, dict) else None
-            if isinstance(function, dict):
-                part = {"type": "tool_call", "id": call.get("id"), "name": function.get("name")}
-                part["arguments"] = function.get("arguments")
-                parts.append((f"{message_at}.tool_calls[{n}]", part))
-    return parts
-
-
-def _legacy_messages(
-    b: TraceBuilder, span: dict[str, Any], event_name: str, key: str
-) -> list[tuple[str, dict[str, Any]]]:
-    found: list[tuple[str, dict[str, Any]]] = []
-    events = span.get("events")
-    for e, event in enumerate(events if isinstance(events, list) else []):
-        if not isinstance(event, dict) or event.get("name") != event_name:
-            continue
-        raw = _attributes(event.get("attributes")).get(key)
-        where = f"events[{e}].attributes[{key}]"
-        messages: Any = raw
-        if isinstance(raw, str):
-            try:
-                messages = decode_json(raw)
-            except InputError:
-                b.note(where, "messages attribute is not valid JSON", raw)
-                continue
-        for m, message in enumerate(messages if isinstance(messages, list) else []):
-            if isinstance(message, dict):
-                found.append((f"{where}[{m}]", message))
-    return found
+    for message_at, said, content in legacy_prompts(b, span, attrs, at):
+        if said in ("user", "system", "developer"):
+            b.input(said, content, message_at, once=True)
 
 
 def _tool_responses(
-    b: TraceBuilder, attrs: dict[str, Any], at: str, answered: set[str], tool_steps: dict[str, int]
+    b: TraceBuilder,
+    span: dict[str, Any],
+    attrs: dict[str, Any],
+    at: str,
+    seen: tuple[set[str], dict[str, int]],
 ) -> None:
-    """Results from `tool_call_response` parts of a later model span's input messages
-    (each answered once; the history repeats them): the output of calls known only from
-    messages, and of execute_tool spans that recorded none (a failed call's error text)."""
+    """Results from the history of a later model span: `tool_call_response` parts of its
+    input messages (or tool messages of an older prompt record), each answered once (the
+    history repeats them): the output of calls known only from messages, and of
+    execute_tool spans that recorded none (a failed call's error text)."""
+    answered, tool_steps = seen
     where = f"{at}.attributes[gen_ai.input.messages]"
-    for part_at, part in _parts(b, attrs.get("gen_ai.input.messages"), where) or []:
-        call_id = part.get("id")
-        if part.get("type") != "tool_call_response" or not isinstance(call_id, str):
-            continue
-        if call_id in answered:
+    found = [
+        (part_at, part.get("id"), part.get("response"), part)
+        for part_at, part in _parts(b, attrs.get("gen_ai.input.messages"), where) or []
+        if part.get("type") == "tool_call_response"
+    ]
+    found += legacy_tool_results(b, span, attrs, at)
+    for part_at, call_id, response, original in found:
+        if not isinstance(call_id, str) or call_id in answered:
             continue
         answered.add(call_id)
         if b.is_open(call_id):
-            b.result(call_id, part.get("response"), part_at)
+            b.result(call_id, response, part_at)
         elif call_id in tool_steps:
             step = b.steps[tool_steps[call_id]]
             if step.get("output") is None:
-                step["output"] = part.get("response")
+                step["output"] = response
         else:
-            b.note(part_at, "tool result without a matching call", part)
+            b.note(part_at, "tool result without a matching call", original)
 
 
 def _parts(
