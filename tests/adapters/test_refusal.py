@@ -17,7 +17,8 @@ from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.errors import AdapterError
 
-ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 POLICY = str(ROOT / "samples" / "policy.json")
 
 
@@ -210,3 +211,22 @@ def test_chat_body_with_canonical_labels_is_a_transcript() -> None:
     )
     assert detect(body).name == "openai-chat"
     assert to_canonical(body)[0]["trace_id"] == "t-1"
+
+
+def _http_span(trace_id: str) -> dict[str, Any]:
+    attrs = [{"key": "http.request.method", "value": {"stringValue": "GET"}}]
+    return {"traceId": trace_id, "spanId": "0102030405060708", "name": "GET", "attributes": attrs}
+
+
+def test_spans_of_other_instrumentations_are_bookkeeping() -> None:
+    export = json.loads((HERE / "fixtures" / "otel-genai" / "clean.json").read_text())
+    export["resourceSpans"].append({"scopeSpans": [{"spans": [_http_span("ff" * 16)]}]})
+    (trace,) = to_canonical(export, "otel-genai", "x")  # the HTTP-only trace is no run
+    assert trace["metadata"]["adapter"]["notes"] == []
+    alone = {"resourceSpans": [{"scopeSpans": [{"spans": [_http_span("ab" * 16)]}]}]}
+    with pytest.raises(AdapterError) as caught:
+        to_canonical(alone, "otel-genai")
+    assert str(caught.value) == (
+        "not an otel-genai transcript: no step mapped; 0 of 0 items mapped; "
+        "1 skipped as bookkeeping"
+    )

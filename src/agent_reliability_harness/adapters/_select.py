@@ -28,11 +28,12 @@ class Coverage:
     mapped: int
     noted: int
     issues: tuple[tuple[str, int], ...]  # (issue, count), most frequent first
+    skipped: int = 0
 
     @property
     def empty(self) -> bool:
         """The document holds nothing at all (no item mapped, noted or skipped)."""
-        return self.steps == 0 and self.mapped == 0 and self.noted == 0
+        return self.steps == 0 and self.mapped == 0 and self.noted == 0 and self.skipped == 0
 
     @property
     def score(self) -> int:
@@ -49,14 +50,16 @@ class Coverage:
             shown = ", ".join(f"{issue} ({n})" for issue, n in self.issues[:_SHOWN_ISSUES])
             more = ", ..." if len(self.issues) > _SHOWN_ISSUES else ""
             text += f"; noted: {shown}{more}"
-        if self.steps == 0 and self.mapped > 0:
+        if self.skipped:
+            text += f"; {self.skipped} skipped as bookkeeping"
+        if self.steps == 0 and (self.mapped > 0 or self.skipped > 0):
             return f"no step mapped; {text}"
         return text
 
 
 def coverage(traces: list[Any]) -> Coverage:
     """The coverage of converted traces, from their `metadata.adapter` records."""
-    steps = mapped = noted = 0
+    steps = mapped = noted = skipped = 0
     issues: Counter[str] = Counter()
     for trace in traces:
         if not isinstance(trace, dict):
@@ -71,8 +74,11 @@ def coverage(traces: list[Any]) -> Coverage:
         mapped += recorded if isinstance(recorded, int) and recorded >= 0 else count
         noted += len(notes)
         issues.update(str(n.get("issue")) for n in notes if isinstance(n, dict))
+        counts = record.get("skipped")
+        if isinstance(counts, dict):
+            skipped += sum(n for n in counts.values() if isinstance(n, int) and n > 0)
     ranked = tuple(sorted(issues.items(), key=lambda kv: (-kv[1], kv[0])))
-    return Coverage(len(traces), steps, mapped, noted, ranked)
+    return Coverage(len(traces), steps, mapped, noted, ranked, skipped)
 
 
 def _adapter_record(trace: dict[str, Any]) -> dict[str, Any]:
@@ -90,7 +96,20 @@ def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:
     why = found.refusal()
     if why is not None:
         raise AdapterError(f"not {_article(adapter.name)} {adapter.name} transcript: {why}")
-    return traces
+    return _with_content(traces)
+
+
+def _with_content(traces: list[Any]) -> list[Any]:
+    """Of several traces, those that hold anything besides bookkeeping records (a span
+    export's trace of HTTP spans alone is no agent run)."""
+    if len(traces) < 2:
+        return traces
+    kept = [t for t in traces if not _only_bookkeeping(coverage([t]))]
+    return kept or traces
+
+
+def _only_bookkeeping(found: Coverage) -> bool:
+    return found.steps == 0 and found.mapped == 0 and found.noted == 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +133,7 @@ def select(claimants: list[Adapter], value: Any, name_hint: str) -> list[Any]:
                 f"unrecognised input format: it looks like {adapter.name}, but {why}; "
                 "pass --format if it is another format"
             )
-        return [] if found.empty else traces
+        return [] if found.empty else _with_content(traces)
     readings: list[_Candidate] = []
     failures: list[str] = []
     for adapter in claimants:
@@ -151,7 +170,7 @@ def select(claimants: list[Adapter], value: Any, name_hint: str) -> list[Any]:
             f"ambiguous input format: {names} each map {best.coverage.mapped} items of it, "
             "differently; pass --format with one of them"
         )
-    return best.traces
+    return _with_content(best.traces)
 
 
 def _reading(traces: list[Any]) -> list[Any]:

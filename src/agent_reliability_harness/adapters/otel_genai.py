@@ -130,6 +130,8 @@ def _trace(
             if isinstance(name, str) and b.agent_name is None:
                 b.agent_name = name
             b.mark(at)
+        elif not any(key.startswith("gen_ai.") for key in attrs):
+            b.skip(at, "span of another instrumentation (no gen_ai attribute)")
         else:
             b.note(
                 at,
