@@ -105,10 +105,15 @@ def to_canonical(
             raise AdapterError(
                 f"unknown format '{fmt}'; expected one of: " + ", ".join(FORMAT_CHOICES)
             )
-        traces = adapter.convert(value, name_hint)
-        if adapter is not canonical.ADAPTER:
-            traces = _select.checked(adapter, traces)
+        traces = checked(adapter, adapter.convert(value, name_hint))
     return _relabel(traces, identity) if identity else traces
+
+
+def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:
+    """The refusal rule of `to_canonical` for traces an adapter produced another way (a
+    session JSONL file read with `convert_lines`): AdapterError ("not an X transcript:
+    ...") when they map no step or fewer items than they note."""
+    return traces if adapter is canonical.ADAPTER else _select.checked(adapter, traces)
 
 
 def _relabel(traces: list[Any], identity: Identity) -> list[Any]:
@@ -193,6 +198,7 @@ __all__ = [
     "FORMAT_CHOICES",
     "Adapter",
     "Identity",
+    "checked",
     "claimants",
     "detect",
     "export_kind",
