@@ -50,7 +50,7 @@ def to_otlp(span: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         },
         "events": [
             {"name": e.get("name"), "attributes": encoded_attributes(e.get("attributes"))}
-            for e in span.get("events") or []
+            for e in (span["events"] if isinstance(span.get("events"), list) else [])
             if isinstance(e, dict)
         ],
     }
