@@ -73,6 +73,25 @@ FIELD_VALUES = st.one_of(
     ),
     st.lists(st.integers(), max_size=2),
     st.dictionaries(st.sampled_from(["a", "b"]), st.integers(), max_size=2),
+    # v1.1 shapes: inputs entries and outcome objects, valid and not.
+    st.lists(
+        st.fixed_dictionaries(
+            {},
+            optional={
+                "role": st.sampled_from(["user", "system", "developer", "assistant", 1]),
+                "text": st.sampled_from(["hi", "", 3, None]),
+            },
+        ),
+        max_size=2,
+    ),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "success": st.sampled_from([True, False, None, 1, "yes"]),
+            "reward": st.sampled_from([0, 1.5, -2, None, "1", True]),
+            "grader": st.just("x"),
+        },
+    ),
 )
 STEP_FIELDS = [
     "step_id",
@@ -98,6 +117,9 @@ TRACE_FIELDS = [
     "steps",
     "source",
     "metadata",
+    "inputs",
+    "task_id",
+    "outcome",
 ]
 
 

@@ -19,6 +19,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 import sdk_extras  # noqa: E402
+import sdk_losses  # noqa: E402
 import sdk_messages  # noqa: E402
 import sdk_spans  # noqa: E402
 from scenarios import SCENARIOS, Scenario  # noqa: E402
@@ -68,6 +69,7 @@ def build_all() -> dict[str, str]:
     for fmt, render in RENDERERS.items():
         cases = [(s.name, render(s)) for s in SCENARIOS if supports(fmt, s)]
         cases += sdk_extras.EXTRAS[fmt]()
+        cases += sdk_losses.LOSSES.get(fmt, list)()
         for name, built in cases:
             value = json.loads(json.dumps(built))  # exactly what a reader of the file gets
             files[f"fixtures/{fmt}/{name}.json"] = dumps(value)

@@ -399,6 +399,7 @@ def otel() -> list[tuple[str, Any]]:
     return [
         ("two-traces-foreign-span", merged),
         ("chat-spans-only", otel_genai(RETRY, tool_spans=False)),
+        ("console-exporter", otel_genai(RETRY, console=True)),
     ]
 
 

@@ -27,28 +27,33 @@ def test_usage_without_content_gets_an_empty_response_step() -> None:
         "choices": [],
         "usage": {"prompt_tokens": 5, "completion_tokens": 0},
     }
-    trace = one([dump], "openai-chat")
-    assert trace["steps"] == [
-        {
-            "step_id": "step-1",
-            "type": "model_response",
-            "text": None,
-            "input_tokens": 5,
-            "output_tokens": 0,
-        }
-    ]
-    assert "model turn with usage but no content" in issues(trace)
+    before = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    trace = one([*before, dump], "openai-chat")
+    assert trace["steps"][1] == {
+        "step_id": "step-2",
+        "type": "model_response",
+        "text": None,
+        "input_tokens": 5,
+        "output_tokens": 0,
+    }
+    assert issues(trace) == ["completion without choices", "model turn with usage but no content"]
+    # Alone, the dump holds nothing to judge: the explicit format is refused, not an empty PASS.
+    with pytest.raises(AdapterError, match="not an openai-chat transcript: 0 of 2 items mapped"):
+        to_canonical([dump], "openai-chat")
 
 
 def test_extra_choices_and_unknown_roles_are_noted() -> None:
     choice = {"index": 0, "message": {"role": "assistant", "content": "a"}}
     dump = {"choices": [choice, {**choice, "index": 1}]}
-    trace = one([dump, {"role": "critic", "content": "?"}], "openai-chat")
-    assert [s["text"] for s in trace["steps"]] == ["a"]
+    value = [{"role": "user", "content": "q"}, dump, {"role": "critic", "content": "?"}]
+    value += [{"role": "assistant", "content": "b"}]
+    trace = one(value, "openai-chat")
+    assert [s["text"] for s in trace["steps"]] == ["a", "b"]
     assert issues(trace) == [
         "additional choice not followed by the conversation",
         "message with an unknown role",
     ]
+    assert [n["step"] for n in trace["metadata"]["adapter"]["notes"]] == ["step-1", "step-1"]
 
 
 def test_arguments_that_are_json_but_not_an_object() -> None:
@@ -71,7 +76,8 @@ def test_responses_hosted_tool_failure_and_repeated_items() -> None:
     (step,) = trace["steps"]
     assert (step["tool_name"], step["status"], step["error"]) == ("crm.lookup", "error", "denied")
     assert step["arguments"] == {"q": 1}
-    assert issues(trace) == ["item repeated (already mapped)"]
+    assert issues(trace) == []
+    assert trace["metadata"]["adapter"]["skipped"] == {"item repeated (already mapped)": 1}
 
 
 def test_anthropic_server_tool_error_content() -> None:

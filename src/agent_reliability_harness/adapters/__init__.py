@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import AdapterError
 from . import (
+    _select,
     anthropic_messages,
     canonical,
     claude_code,
@@ -25,6 +26,7 @@ from . import (
     swe_agent,
     tau_bench,
 )
+from ._otel_shapes import is_console_span, resource_spans
 from .base import Adapter
 
 # Order is data. Span exports (OTLP, Agents SDK) and Gemini `parts` have unique keys.
@@ -66,12 +68,28 @@ class Identity:
     workflow: str | None = None
 
 
+def claimants(value: Any) -> list[Adapter]:
+    """The transcript formats whose cheap `detect` claims the document, in registry order."""
+    return [adapter for adapter in ADAPTERS[1:] if adapter.detect(value)]
+
+
 def detect(value: Any) -> Adapter:
-    """The first adapter that recognises the document; AdapterError listing formats if none."""
-    for adapter in ADAPTERS:
-        if adapter.detect(value):
-            return adapter
-    raise AdapterError(
+    """The format `auto` reads the document as (canonical first, then the clear best of
+    the claiming formats); AdapterError listing formats if none claims it."""
+    if value == [] or _canonical_shaped(value):
+        return canonical.ADAPTER
+    found = claimants(value)
+    if len(found) > 1:
+        traces = _select.select(found, value, "trace")
+        sources = {t.get("source") for t in traces if isinstance(t, dict)}
+        found = [a for a in found if a.name in sources] or found[:1]
+    if not found:
+        raise _unrecognised()
+    return found[0]
+
+
+def _unrecognised() -> AdapterError:
+    return AdapterError(
         "unrecognised input format: no format-specific field found (a conversation of plain "
         "text messages looks the same in several formats); pass --format with one of: "
         + ", ".join(BY_NAME)
@@ -81,21 +99,36 @@ def detect(value: Any) -> Adapter:
 def to_canonical(
     value: Any, fmt: str = AUTO, name_hint: str = "trace", identity: Identity | None = None
 ) -> list[Any]:
-    """Canonical trace objects held by a decoded document in format `fmt` (or detected)."""
+    """Canonical trace objects held by a decoded document in format `fmt` (or detected).
+
+    A transcript format that cannot read the document (it maps no step, or drops most
+    of it) raises AdapterError instead of returning an empty trace; `auto` keeps the
+    claiming format that maps clearly the most (see adapters._select)."""
     if fmt == AUTO:
         # A canonical trace (or a list that holds any) is never mistaken for a transcript;
         # malformed canonical traces still reach the parser for a precise error.
-        shaped = value == [] or _canonical_shaped(value)
-        adapter = canonical.ADAPTER if shaped else detect(value)
+        if value == [] or _canonical_shaped(value):
+            traces = canonical.ADAPTER.convert(value, name_hint)
+        else:
+            found = claimants(value)
+            if not found:
+                raise _unrecognised()
+            traces = _select.select(found, value, name_hint)
     else:
-        found = BY_NAME.get(fmt)
-        if found is None:
+        adapter = BY_NAME.get(fmt)
+        if adapter is None:
             raise AdapterError(
                 f"unknown format '{fmt}'; expected one of: " + ", ".join(FORMAT_CHOICES)
             )
-        adapter = found
-    traces = adapter.convert(value, name_hint)
+        traces = checked(adapter, adapter.convert(value, name_hint))
     return _relabel(traces, identity) if identity else traces
+
+
+def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:
+    """The refusal rule of `to_canonical` for traces an adapter produced another way (a
+    session JSONL file read with `convert_lines`): AdapterError ("not an X transcript:
+    ...") when they map no step or fewer items than they note."""
+    return traces if adapter is canonical.ADAPTER else _select.checked(adapter, traces)
 
 
 def _relabel(traces: list[Any], identity: Identity) -> list[Any]:
@@ -115,13 +148,26 @@ def _relabel(traces: list[Any], identity: Identity) -> list[Any]:
     return relabelled
 
 
-# Byte markers of a JSONL line that may be one batch of a span export (see export_kind).
-EXPORT_MARKERS: tuple[bytes, ...] = (b'"resourceSpans"', b'"object"', b'"data"')
+# Byte markers of a JSONL line that may be one batch of a span export (see export_kind);
+# `"trace_state"` is in every span the OpenTelemetry SDK's console exporter writes.
+EXPORT_MARKERS: tuple[bytes, ...] = (
+    b'"resourceSpans"',
+    b'"object"',
+    b'"data"',
+    b'"trace_state"',
+)
+
+
+# The export kind of spans written by the OpenTelemetry SDK's console exporter (read by
+# otel-genai): batches of this kind join into an array of spans, not into an OTLP request.
+CONSOLE_SPANS = "otel-genai/console"
 
 
 def export_kind(value: Any) -> str | None:
     """The span-export format of a document ("otel-genai", "openai-agents") or None.
     Such exports arrive in batches (one per JSONL line) that `merge_exports` joins."""
+    if is_console_span(value):
+        return CONSOLE_SPANS
     if otel_genai.detect(value):
         return otel_genai.NAME
     if isinstance(value, dict) and value.get("object") in ("trace", "trace.span"):
@@ -133,8 +179,10 @@ def export_kind(value: Any) -> str | None:
 
 def merge_exports(kind: str, values: list[Any]) -> Any:
     """One export holding the batches of `values` (all of span-export `kind`), in order."""
+    if kind == CONSOLE_SPANS:
+        return list(values)  # one console-exporter span per line
     if kind == otel_genai.NAME:
-        return {"resourceSpans": [rs for v in values for rs in v["resourceSpans"]]}
+        return {"resourceSpans": [rs for v in values for rs in resource_spans(v) or []]}
     items: list[Any] = []
     for value in values:
         items.extend(value["data"] if isinstance(value.get("data"), list) else [value])
@@ -145,12 +193,17 @@ _CANONICAL_KEYS = ("trace_id", "steps", "agent_name", "workflow")
 
 
 def _canonical_shaped(value: Any) -> bool:
-    """An object (or array of objects) using canonical top-level keys. Agents SDK span
-    items also carry `trace_id`, so a span export is never taken for traces."""
+    """An object (or array of objects) that is a canonical trace: it has `steps`, or
+    canonical labels and nothing a transcript format claims (a chat body may carry a
+    `trace_id` label next to its messages). Agents SDK span items also carry
+    `trace_id`, so a span export is never taken for traces."""
     if export_kind(value) is not None or openai_agents.detect(value):
         return False
     items = value if isinstance(value, list) else [value]
-    return any(isinstance(v, dict) and any(k in v for k in _CANONICAL_KEYS) for v in items)
+    if any(isinstance(v, dict) and "steps" in v for v in items[:1000]):
+        return True
+    labelled = any(isinstance(v, dict) and any(k in v for k in _CANONICAL_KEYS) for v in items)
+    return labelled and not claimants(value)
 
 
 __all__ = [
@@ -160,6 +213,8 @@ __all__ = [
     "FORMAT_CHOICES",
     "Adapter",
     "Identity",
+    "checked",
+    "claimants",
     "detect",
     "export_kind",
     "merge_exports",

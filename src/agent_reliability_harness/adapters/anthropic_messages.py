@@ -1,17 +1,21 @@
 """The "anthropic-messages" format: Messages API conversations and Message dumps.
 
 Assistant content blocks map in order (text, then the tool_use it preceded);
-`tool_result` blocks (and server-tool result blocks) fill in their call.
+`tool_result` blocks (and server-tool result blocks) fill in their call. Also read:
+streamed events, `{system, messages, responses}` bundles (usage from `responses`),
+and Message dumps split one entry per content block (usage counted once per id).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from . import _streams
 from ._common import (
     TraceBuilder,
     add_counts,
     any_item,
+    arr,
     items_of,
     obj,
     opt_count,
@@ -28,6 +32,8 @@ _MARKER_BLOCKS = ("tool_use", "tool_result", "thinking", "redacted_thinking", "s
 def _is_marker(item: dict[str, Any]) -> bool:
     if item.get("type") == "message" and ("stop_reason" in item or "usage" in item):
         return True
+    if item.get("type") == "message_start" and isinstance(item.get("message"), dict):
+        return True
     content = item.get("content")
     if not isinstance(content, list) or "tool_calls" in item:
         return False
@@ -35,88 +41,209 @@ def _is_marker(item: dict[str, Any]) -> bool:
 
 
 def detect(value: Any) -> bool:
-    """Message dumps (`type: message` with `stop_reason` or `usage`) or messages whose content has
-    tool_use, tool_result, thinking or server_tool_use blocks."""
+    """Message dumps (`type: message` with `stop_reason` or `usage`), streamed events
+    (`message_start`), or messages whose content has tool_use, tool_result, thinking or
+    server_tool_use blocks."""
     return any_item(value, CONTAINERS, _is_marker)
 
 
 def convert(value: Any, name_hint: str) -> list[Any]:
     builder = TraceBuilder(NAME, name_hint)
-    pairs, _ = items_of(value, CONTAINERS)
-    for item, at in pairs:
-        message = obj(item, at)
-        role = message.get("role")
-        if role == "assistant":
-            _assistant(builder, message, at)
-        elif role == "user":
-            _user(builder, message, at)
+    pairs, body = items_of(value, CONTAINERS)
+    builder.labels(body)
+    walk = _Walk(builder)
+    if "system" in body:
+        walk.system(body["system"], "system")
+    responses = _responses(body)
+    walk.align(pairs, responses)
+    for item, at, events in _streams.runs(pairs, _streams.is_anthropic_event, _new_message):
+        if events:
+            merged = _streams.merge_anthropic_events(events)
+            if merged is None:
+                builder.note(at, "stream events without message_start", events)
+            else:
+                walk.message(merged, at)
         else:
-            builder.note(at, "message with an unknown role", message)
+            walk.message(obj(item, at), at)
+    for index, (response, at) in enumerate(responses):
+        if index not in walk.used:
+            walk.message(response, at)
     return [builder.build()]
 
 
-def _assistant(b: TraceBuilder, message: dict[str, Any], at: str) -> None:
-    meta = {"model": opt_str(message, "model", at), "response_id": opt_str(message, "id", at)}
-    start = len(b.steps)
-    content = message.get("content")
-    if isinstance(content, str):
-        content = [{"type": "text", "text": content}]
-    elif not isinstance(content, list):
-        content = []
-        b.note(
-            f"{at}.content", "assistant content that is not text or blocks", message.get("content")
-        )
-    texts: list[str] = []
-    citations: list[dict[str, Any]] = []
+def _new_message(event: dict[str, Any], first: dict[str, Any]) -> bool:
+    return event.get("type") == "message_start"
 
-    def flush() -> None:
-        if texts:
-            index = b.text("".join(texts), at, **meta)
-            if citations:
-                b.steps[index]["citations"] = list(citations)
-            texts.clear()
-            citations.clear()
 
-    for index, raw in enumerate(content):
-        where = f"{at}.content[{index}]"
-        block = obj(raw, where)
-        kind = block.get("type")
-        if kind == "text":
-            texts.append(opt_str(block, "text", where) or "")
-            citations.extend(_citation(c) for c in _list_or_empty(block.get("citations")))
-        elif isinstance(kind, str) and kind.endswith("tool_use"):
-            flush()
-            server = kind != "tool_use"
-            b.call(
-                opt_str(block, "id", where),
-                opt_str(block, "name", where),
-                block.get("input"),
-                f"{where}.input",
-                server_tool=True if server else None,
-                **meta,
-            )
-        elif isinstance(kind, str) and kind.endswith("tool_result"):
-            _result(b, block, where)
+def _responses(body: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
+    raw = body.get("responses")
+    if raw is None:
+        return []
+    return [
+        (obj(r, f"responses[{i}]"), f"responses[{i}]") for i, r in enumerate(arr(raw, "responses"))
+    ]
+
+
+class _Walk:
+    """One conversation: message ids already counted (entries of one message share its
+    id and usage) and the `responses` of a bundle matched to its assistant messages."""
+
+    def __init__(self, builder: TraceBuilder) -> None:
+        self.b = builder
+        self.blocks: dict[str, list[Any]] = {}  # message id -> content blocks already mapped
+        self.matched: dict[str, tuple[int, dict[str, Any]]] = {}  # location -> response
+        self.used: set[int] = set()
+
+    def align(
+        self, pairs: list[tuple[Any, str]], responses: list[tuple[dict[str, Any], str]]
+    ) -> None:
+        """Match each response of a bundle to its assistant message: by id, else in order."""
+        if not responses:
+            return
+        by_id = {r["id"]: i for i, (r, _) in enumerate(responses) if isinstance(r.get("id"), str)}
+        order = iter(range(len(responses)))
+        for item, at in pairs:
+            if not isinstance(item, dict) or item.get("role") != "assistant":
+                continue
+            own = item.get("id")
+            index = by_id.get(own) if isinstance(own, str) else next(order, None)
+            if index is not None and index not in self.used:
+                self.used.add(index)
+                self.matched[at] = (index, responses[index][0])
+
+    def system(self, system: Any, at: str) -> None:
+        text = _joined_text(self.b, system, at)
+        if text is not None:
+            self.b.input("system", text, at)
+
+    def message(self, message: dict[str, Any], at: str) -> None:
+        role = message.get("role")
+        if role == "assistant":
+            self.assistant(message, at)
+        elif role == "user":
+            self.user(message, at)
+        elif role == "system":
+            self.system(message.get("content"), f"{at}.content")
         else:
-            b.note(where, f"{kind or 'untyped'} block is not a step", block)
-    flush()
-    usage = opt_obj(message, "usage", at)
-    where = f"{at}.usage"
-    input_tokens = add_counts(
-        opt_count(usage, "input_tokens", where),
-        opt_count(usage, "cache_creation_input_tokens", where),
-        opt_count(usage, "cache_read_input_tokens", where),
-    )
-    b.tokens(start, input_tokens, opt_count(usage, "output_tokens", where), at)
+            self.b.note(at, "message with an unknown role", message)
+
+    def assistant(self, message: dict[str, Any], at: str) -> None:
+        b = self.b
+        response = self.matched.get(at, (None, {}))[1]
+        ids = opt_str(message, "id", at) or opt_str(response, "id", at)
+        model = opt_str(message, "model", at) or opt_str(response, "model", at)
+        meta = {"model": model, "response_id": ids}
+        start, before = len(b.steps), b.mapped
+        content = message.get("content")
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        elif not isinstance(content, list):
+            b.note(f"{at}.content", "assistant content that is not text or blocks", content)
+            content = []
+        self.blocks_of(content, ids, at, meta)
+        if "tool_calls" in message:
+            b.note(
+                f"{at}.tool_calls", "tool_calls is not an Anthropic field", message["tool_calls"]
+            )
+        usage = opt_obj(message, "usage", at) or opt_obj(response, "usage", at)
+        where = f"{at}.usage"
+        input_tokens = add_counts(
+            opt_count(usage, "input_tokens", where),
+            opt_count(usage, "cache_creation_input_tokens", where),
+            opt_count(usage, "cache_read_input_tokens", where),
+        )
+        output_tokens = opt_count(usage, "output_tokens", where)
+        if b.mapped == before and len(b.steps) == start and usage is None:
+            b.skip(at, "assistant message without content")
+        b.tokens(start, input_tokens, output_tokens, at, key=ids)
+
+    def blocks_of(
+        self, content: list[Any], message_id: str | None, at: str, meta: dict[str, Any]
+    ) -> None:
+        b = self.b
+        texts: list[str] = []
+        citations: list[dict[str, Any]] = []
+        seen = self.blocks.setdefault(message_id, []) if message_id else None
+
+        def flush() -> None:
+            if texts:
+                index = b.text("".join(texts), at, **meta)
+                if citations:
+                    b.steps[index]["citations"] = list(citations)
+                texts.clear()
+                citations.clear()
+
+        for index, raw in enumerate(content):
+            where = f"{at}.content[{index}]"
+            block = obj(raw, where)
+            if seen is not None:
+                if block in seen:
+                    b.skip(where, "content block repeated in another entry of its message")
+                    continue
+                seen.append(block)
+            kind = block.get("type")
+            if kind == "text":
+                texts.append(opt_str(block, "text", where) or "")
+                citations.extend(_citation(c) for c in _list_or_empty(block.get("citations")))
+            elif kind in ("thinking", "redacted_thinking"):
+                thinking = block.get("thinking") if kind == "thinking" else None
+                b.reasoning(thinking if isinstance(thinking, str) else None, where)
+            elif isinstance(kind, str) and kind.endswith("tool_use"):
+                flush()
+                server = kind != "tool_use"
+                b.call(
+                    opt_str(block, "id", where),
+                    opt_str(block, "name", where),
+                    block.get("input"),
+                    f"{where}.input",
+                    server_tool=True if server else None,
+                    **meta,
+                )
+            elif isinstance(kind, str) and kind.endswith("tool_result"):
+                flush()
+                _result(b, block, where)
+            else:
+                b.note(where, f"{kind or 'untyped'} block is not a step", block)
+        flush()
+
+    def user(self, message: dict[str, Any], at: str) -> None:
+        b = self.b
+        content = message.get("content")
+        if not isinstance(content, list):
+            text = _joined_text(b, content, f"{at}.content")
+            if text is not None:
+                b.input("user", text, at)
+            return
+        texts: list[str] = []
+        for index, raw in enumerate(content):
+            where = f"{at}.content[{index}]"
+            kind = raw.get("type") if isinstance(raw, dict) else None
+            if isinstance(raw, dict) and kind == "tool_result":
+                _result(b, raw, where)
+            elif isinstance(raw, dict) and kind == "text" and isinstance(raw.get("text"), str):
+                texts.append(raw["text"])
+            elif isinstance(raw, str):
+                texts.append(raw)
+            else:
+                b.note(where, f"{kind or 'untyped'} block of a user message is not carried", raw)
+        if texts:
+            b.input("user", "\n".join(texts), at)
 
 
-def _user(b: TraceBuilder, message: dict[str, Any], at: str) -> None:
-    content = message.get("content")
-    if not isinstance(content, list):
-        return
-    for index, raw in enumerate(content):
-        if isinstance(raw, dict) and raw.get("type") == "tool_result":
-            _result(b, raw, f"{at}.content[{index}]")
+def _joined_text(b: TraceBuilder, content: Any, at: str) -> str | None:
+    """A system prompt or user content: a string, or text blocks joined by newlines."""
+    if content is None or isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = []
+        for index, block in enumerate(content):
+            if isinstance(block, dict) and isinstance(block.get("text"), str):
+                texts.append(block["text"])
+            else:
+                b.note(f"{at}[{index}]", "block that is not text", block)
+        return "\n".join(texts)
+    b.note(at, "content that is not text or blocks", content)
+    return None
 
 
 def _result(b: TraceBuilder, block: dict[str, Any], at: str) -> None:
@@ -130,6 +257,9 @@ def _result(b: TraceBuilder, block: dict[str, Any], at: str) -> None:
     elif isinstance(content, dict) and str(content.get("type", "")).endswith("_error"):
         is_error = True
         error = str(content.get("error_code") or content.get("type"))
+    elif isinstance(content, dict) and content.get("return_code") not in (None, 0):
+        is_error = True
+        error = f"return code {content.get('return_code')}"
     b.result(opt_str(block, "tool_use_id", at), content, at, is_error=is_error, error=error)
 
 

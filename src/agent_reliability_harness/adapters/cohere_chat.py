@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import _streams
 from ._common import (
     TraceBuilder,
     any_item,
@@ -18,12 +19,12 @@ from ._common import (
     opt_list,
     opt_obj,
     opt_str,
-    text_parts,
 )
 from .base import Adapter
 
 NAME = "cohere-chat"
 CONTAINERS = ("messages",)
+TRAILERS = ("response",)
 _TEXT_KINDS = ("text",)
 
 
@@ -31,6 +32,8 @@ def _is_marker(item: dict[str, Any]) -> bool:
     if "tool_plan" in item:
         return True
     if "finish_reason" in item and isinstance(item.get("message"), dict) and "choices" not in item:
+        return True
+    if item.get("type") == "message-start" and "role" not in item:
         return True
     usage = item.get("usage")
     if isinstance(usage, dict) and "billed_units" in usage:
@@ -44,15 +47,20 @@ def _is_marker(item: dict[str, Any]) -> bool:
 
 
 def detect(value: Any) -> bool:
-    """An assistant message with `tool_plan`, a tool message with document content, or
-    chat response dumps (`finish_reason` + `message`, usage with `billed_units`)."""
+    """An assistant message with `tool_plan`, a tool message with document content, chat
+    response dumps (`finish_reason` + `message`, usage with `billed_units`) or streamed
+    events (`message-start`)."""
     return any_item(value, CONTAINERS, _is_marker)
 
 
 def convert(value: Any, name_hint: str) -> list[Any]:
     builder = TraceBuilder(NAME, name_hint)
-    pairs, _ = items_of(value, CONTAINERS)
-    for raw, at in pairs:
+    pairs, body = items_of(value, CONTAINERS, TRAILERS)
+    builder.labels(body)
+    for raw, at, events in _streams.runs(pairs, _streams.is_cohere_event, _new_message):
+        if events:
+            _response(builder, _streams.merge_cohere_events(events), at)
+            continue
         item = obj(raw, at)
         if isinstance(item.get("message"), dict) and "role" not in item:
             _response(builder, item, at)
@@ -62,9 +70,15 @@ def convert(value: Any, name_hint: str) -> list[Any]:
             _assistant(builder, item, at, {})
         elif role == "tool":
             builder.result(opt_str(item, "tool_call_id", at), _tool_content(builder, item, at), at)
-        elif role not in ("user", "system"):
+        elif role in ("user", "system"):
+            builder.input(str(role), _input_text(builder, item.get("content"), at), at)
+        else:
             builder.note(at, "message with an unknown role", item)
     return [builder.build()]
+
+
+def _new_message(event: dict[str, Any], first: dict[str, Any]) -> bool:
+    return event.get("type") == "message-start"
 
 
 def _response(b: TraceBuilder, item: dict[str, Any], at: str) -> None:
@@ -83,19 +97,33 @@ def _response(b: TraceBuilder, item: dict[str, Any], at: str) -> None:
 
 
 def _assistant(b: TraceBuilder, message: dict[str, Any], at: str, meta: dict[str, Any]) -> None:
+    before = b.mapped
     plan = opt_str(message, "tool_plan", at)
     if plan:
         b.text(plan, f"{at}.tool_plan", tool_plan=True, **meta)
     content = message.get("content")
-    if isinstance(content, list):
-        content = text_parts(content, f"{at}.content", _TEXT_KINDS, b)
-    if isinstance(content, str) and content:
-        index = b.text(content, at, **meta)
+    texts: list[str] = []
+    if isinstance(content, str):
+        texts.append(content)
+    elif isinstance(content, list):
+        for index, part in enumerate(content):
+            where = f"{at}.content[{index}]"
+            kind = part.get("type") if isinstance(part, dict) else None
+            if isinstance(part, dict) and kind == "text" and isinstance(part.get("text"), str):
+                texts.append(part["text"])
+            elif isinstance(part, dict) and kind == "thinking":
+                thinking = part.get("thinking")
+                b.reasoning(thinking if isinstance(thinking, str) else None, where)
+            else:
+                b.note(where, "content part that is not text", part)
+    elif content is not None:
+        b.note(f"{at}.content", "assistant content that is not text", content)
+    text = "".join(texts)
+    if text:
+        index = b.text(text, at, **meta)
         citations = [_citation(c) for c in opt_list(message, "citations", at)]
         if citations:
             b.steps[index]["citations"] = citations
-    elif content is not None and not isinstance(content, str):
-        b.note(f"{at}.content", "assistant content that is not text", content)
     for index, raw in enumerate(opt_list(message, "tool_calls", at)):
         where = f"{at}.tool_calls[{index}]"
         call = obj(raw, where)
@@ -107,6 +135,8 @@ def _assistant(b: TraceBuilder, message: dict[str, Any], at: str, meta: dict[str
             f"{where}.function.arguments",
             **meta,
         )
+    if b.mapped == before:
+        b.skip(at, "assistant message without content")
 
 
 def _tool_content(b: TraceBuilder, item: dict[str, Any], at: str) -> Any:
@@ -115,7 +145,7 @@ def _tool_content(b: TraceBuilder, item: dict[str, Any], at: str) -> Any:
     if not isinstance(content, list):
         return content
     if all(isinstance(c, dict) and c.get("type") == "text" for c in content):
-        return text_parts(content, f"{at}.content", _TEXT_KINDS, b, "\n")
+        return "\n".join(str(c.get("text") or "") for c in content)
     if all(isinstance(c, dict) and c.get("type") == "document" for c in content):
         data = [
             (c.get("document") or {}).get("data") if isinstance(c.get("document"), dict) else None
@@ -123,6 +153,21 @@ def _tool_content(b: TraceBuilder, item: dict[str, Any], at: str) -> Any:
         ]
         return data[0] if len(data) == 1 else data
     return content
+
+
+def _input_text(b: TraceBuilder, content: Any, at: str) -> str:
+    if content is None or isinstance(content, str):
+        return content or ""
+    if not isinstance(content, list):
+        b.note(f"{at}.content", "input content that is not text", content)
+        return ""
+    texts = []
+    for index, part in enumerate(content):
+        if isinstance(part, dict) and part.get("type") == "text":
+            texts.append(str(part.get("text") or ""))
+        else:
+            b.note(f"{at}.content[{index}]", "input part that is not text", part)
+    return "\n".join(texts)
 
 
 def _citation(raw: Any) -> dict[str, Any]:

@@ -1,13 +1,15 @@
 """The "google-genai" format: Gemini `contents` and GenerateContentResponse dumps.
 
 Accepts the SDK's snake_case dumps and the REST camelCase wire form. Model parts
-map in order; `function_response` parts fill in their call (by id, else by name).
+map in order; `function_response` parts fill in their call (by id, else by name);
+consecutive streamed chunks of one response are joined first.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from . import _streams
 from ._common import (
     TraceBuilder,
     add_counts,
@@ -25,17 +27,15 @@ from .base import Adapter
 NAME = "google-genai"
 CONTAINERS = ("contents",)
 _HISTORY = ("automatic_function_calling_history", "automaticFunctionCallingHistory")
+_USAGE = ("usage_metadata", "usageMetadata")
 _CODE = "code_execution"
+_OK = (None, "OUTCOME_OK")
 
 
 def _is_marker(item: dict[str, Any]) -> bool:
     if isinstance(item.get("parts"), list):
         return True
-    return (
-        isinstance(item.get("candidates"), list)
-        or "usage_metadata" in item
-        or "usageMetadata" in item
-    )
+    return isinstance(item.get("candidates"), list) or any(k in item for k in _USAGE)
 
 
 def detect(value: Any) -> bool:
@@ -43,9 +43,29 @@ def detect(value: Any) -> bool:
     return any_item(value, CONTAINERS, _is_marker)
 
 
+def _is_response(item: Any) -> bool:
+    return isinstance(item, dict) and ("candidates" in item or any(k in item for k in _USAGE))
+
+
+def _response_id(item: dict[str, Any]) -> Any:
+    return first(item, "response_id", "responseId")
+
+
+def _new_response(item: dict[str, Any], head: dict[str, Any]) -> bool:
+    """Streamed chunks of one response share its id; a chunk without one stands alone."""
+    return _response_id(item) is None or _response_id(item) != _response_id(head)
+
+
 def convert(value: Any, name_hint: str) -> list[Any]:
     builder = TraceBuilder(NAME, name_hint)
-    pairs, _ = items_of(value, CONTAINERS)
+    pairs, body = items_of(value, CONTAINERS)
+    builder.labels(body)
+    system = first(body, "system_instruction", "systemInstruction")
+    config = first(body, "config", "generation_config")
+    if system is None and isinstance(config, dict):
+        system = first(config, "system_instruction", "systemInstruction")
+    if system is not None:
+        _system(builder, system, "system_instruction")
     if isinstance(value, dict) and "contents" not in value:
         # A response of automatic function calling: its history (the calls the SDK ran and
         # their results) comes before the response itself.
@@ -54,34 +74,78 @@ def convert(value: Any, name_hint: str) -> list[Any]:
             if history:
                 pairs = [(h, f"{key}[{i}]") for i, h in enumerate(arr(history, key))] + pairs
                 break
-    for raw, at in pairs:
+    for raw, at, chunks in _streams.runs(pairs, _is_response, _new_response):
         item = obj(raw, at)
-        if "parts" in item or "role" in item:
+        if chunks:
+            _response(builder, _joined(chunks) if len(chunks) > 1 else item, at)
+        elif "parts" in item or "role" in item:
             _content(builder, item, at, {})
-        elif "candidates" in item or "usage_metadata" in item or "usageMetadata" in item:
-            _response(builder, item, at)
         else:
             builder.note(at, "item that is neither content nor a response", item)
     return [builder.build()]
 
 
+def _joined(chunks: list[dict[str, Any]]) -> dict[str, Any]:
+    """One response from its streamed chunks: the parts of each first candidate in order,
+    the last usage metadata (it is cumulative)."""
+    merged = dict(chunks[-1])
+    parts: list[Any] = []
+    for chunk in chunks:
+        candidates = chunk.get("candidates")
+        head = candidates[0] if isinstance(candidates, list) and candidates else None
+        content = head.get("content") if isinstance(head, dict) else None
+        if isinstance(content, dict) and isinstance(content.get("parts"), list):
+            parts += content["parts"]
+    candidates = merged.get("candidates")
+    head = candidates[0] if isinstance(candidates, list) and candidates else None
+    last = dict(head) if isinstance(head, dict) else {}
+    last["content"] = {"role": "model", "parts": parts}
+    merged["candidates"] = [last]
+    for key in _USAGE:
+        usage = [c[key] for c in chunks if c.get(key) is not None]
+        if usage:
+            merged[key] = usage[-1]
+    return merged
+
+
+def _system(b: TraceBuilder, system: Any, at: str) -> None:
+    if isinstance(system, str):
+        b.input("system", system, at)
+        return
+    parts = system.get("parts") if isinstance(system, dict) else None
+    if not isinstance(parts, list):
+        b.note(at, "system instruction that is not text or content", system)
+        return
+    texts = [p["text"] for p in parts if isinstance(p, dict) and isinstance(p.get("text"), str)]
+    b.input("system", "\n".join(texts), at)
+
+
 def _response(b: TraceBuilder, item: dict[str, Any], at: str) -> None:
     meta = {
         "model": first(item, "model_version", "modelVersion"),
-        "response_id": first(item, "response_id", "responseId"),
+        "response_id": _response_id(item),
     }
     meta = {k: v for k, v in meta.items() if isinstance(v, str)}
     start = len(b.steps)
     candidates = opt_list(item, "candidates", at)
     for index, raw in enumerate(candidates):
         where = f"{at}.candidates[{index}]"
+        candidate = obj(raw, where)
         if index > 0:
             b.note(where, "additional candidate not followed by the conversation", raw)
             continue
-        content = obj(raw, where).get("content")
-        if content is not None:
-            _content(b, obj(content, f"{where}.content"), f"{where}.content", meta)
-    usage = first(item, "usage_metadata", "usageMetadata")
+        content = candidate.get("content")
+        if content is not None and (obj(content, f"{where}.content").get("parts") or None):
+            first_step = len(b.steps)
+            _content(b, content, f"{where}.content", meta)
+            _cite(b, candidate, first_step)
+        else:
+            reason = first(candidate, "finish_reason", "finishReason")
+            b.note(where, f"candidate without content (finish reason {reason})", candidate)
+    feedback = first(item, "prompt_feedback", "promptFeedback")
+    if isinstance(feedback, dict) and first(feedback, "block_reason", "blockReason"):
+        b.note(f"{at}.prompt_feedback", "the prompt was blocked", feedback)
+    usage = first(item, *_USAGE)
     where = f"{at}.usage_metadata"
     if usage is not None:
         usage = obj(usage, where)
@@ -94,6 +158,20 @@ def _response(b: TraceBuilder, item: dict[str, Any], at: str) -> None:
             opt_count(usage, _key(usage, "thoughts_token_count"), where),
         )
         b.tokens(start, input_tokens, output_tokens, at)
+
+
+def _cite(b: TraceBuilder, candidate: dict[str, Any], start: int) -> None:
+    """Citation metadata of a candidate, on the first text step it produced."""
+    meta = first(candidate, "citation_metadata", "citationMetadata")
+    raw = meta.get("citations") if isinstance(meta, dict) else None
+    citations = [
+        {k: v for k, v in (("source", c.get("title")), ("url", c.get("uri"))) if isinstance(v, str)}
+        for c in (raw if isinstance(raw, list) else [])
+        if isinstance(c, dict)
+    ]
+    texts = [s for s in b.steps[start:] if s["type"] == "model_response" and s.get("text")]
+    if citations and texts:
+        texts[0]["citations"] = citations
 
 
 def _key(d: dict[str, Any], snake: str) -> str:
@@ -109,6 +187,7 @@ def _content(b: TraceBuilder, content: dict[str, Any], at: str, meta: dict[str, 
     model = content.get("role") == "model"
     parts = opt_list(content, "parts", at)
     texts: list[str] = []
+    inputs: list[str] = []
 
     def flush() -> None:
         if texts:
@@ -118,45 +197,67 @@ def _content(b: TraceBuilder, content: dict[str, Any], at: str, meta: dict[str, 
     for index, raw in enumerate(parts):
         where = f"{at}.parts[{index}]"
         part = obj(raw, where)
-        call = first(part, "function_call", "functionCall")
-        reply = first(part, "function_response", "functionResponse")
-        code = first(part, "executable_code", "executableCode")
-        code_result = first(part, "code_execution_result", "codeExecutionResult")
-        if isinstance(part.get("text"), str) and model:
-            if part.get("thought"):
-                b.note(where, "thought part is not a step", part)
+        text = part.get("text")
+        if isinstance(text, str) and part.get("thought"):
+            b.reasoning(text, where)
+        elif isinstance(text, str) and model:
+            texts.append(text)
+        elif isinstance(text, str):
+            inputs.append(text)
+        elif not _tool_part(b, part, where, meta, flush):
+            present = {k for k, v in part.items() if v is not None}
+            if present <= {"thought_signature", "thoughtSignature", "thought"}:
+                b.skip(where, "part holding only a thought signature")
             else:
-                texts.append(part["text"])
-        elif call is not None:
-            flush()
-            call = obj(call, f"{where}.function_call")
-            b.call(
-                opt_str(call, "id", where),
-                opt_str(call, "name", where),
-                call.get("args"),
-                f"{where}.args",
-                **meta,
-            )
-        elif reply is not None:
-            _reply(b, obj(reply, f"{where}.function_response"), where)
-        elif code is not None:
-            flush()
-            b.call(None, _CODE, code, where, built_in=True, **meta)
-        elif code_result is not None:
-            result = obj(code_result, where)
-            outcome = first(result, "outcome")
-            failed = outcome not in (None, "OUTCOME_OK")
-            b.result(
-                None,
-                first(result, "output"),
-                where,
-                is_error=failed,
-                error=str(outcome) if failed else None,
-                name=_CODE,
-            )
-        elif model:
-            b.note(where, "part that is not a step", part)
+                kind = "part" if model else "input part"
+                b.note(where, f"{kind} that is not a step", part)
     flush()
+    if inputs:
+        b.input("user", "\n".join(inputs), at)
+
+
+def _tool_part(
+    b: TraceBuilder, part: dict[str, Any], where: str, meta: dict[str, Any], flush: Any
+) -> bool:
+    """Map a part that is a tool call or a tool result; False for any other part."""
+    call = first(part, "function_call", "functionCall")
+    if call is not None:
+        flush()
+        call = obj(call, f"{where}.function_call")
+        name = opt_str(call, "name", where)
+        b.call(opt_str(call, "id", where), name, call.get("args"), f"{where}.args", **meta)
+        return True
+    reply = first(part, "function_response", "functionResponse")
+    if reply is not None:
+        _reply(b, obj(reply, f"{where}.function_response"), where)
+        return True
+    code = first(part, "executable_code", "executableCode")
+    if code is not None:
+        flush()
+        b.call(None, _CODE, code, where, built_in=True, **meta)
+        return True
+    code_result = first(part, "code_execution_result", "codeExecutionResult")
+    if code_result is not None:
+        result = obj(code_result, where)
+        outcome = first(result, "outcome")
+        failed = outcome not in _OK
+        error = str(outcome) if failed else None
+        output = first(result, "output")
+        b.result(None, output, where, is_error=failed, error=error, name=_CODE)
+        return True
+    server = first(part, "tool_call", "toolCall")
+    if server is not None:
+        flush()
+        server = obj(server, f"{where}.tool_call")
+        kind = str(first(server, "tool_type", "toolType") or "server_tool").lower()
+        b.call(opt_str(server, "id", where), kind, server.get("args"), where, built_in=True, **meta)
+        return True
+    answer = first(part, "tool_response", "toolResponse")
+    if answer is not None:
+        answer = obj(answer, f"{where}.tool_response")
+        b.result(opt_str(answer, "id", where), answer.get("response"), where)
+        return True
+    return False
 
 
 def _reply(b: TraceBuilder, reply: dict[str, Any], at: str) -> None:

@@ -72,6 +72,8 @@ def _trace(
     if isinstance(head.get("metadata"), dict):
         b.metadata["trace_metadata"] = head["metadata"]
     ordered = sorted(enumerate(spans), key=lambda p: (str(p[1][1].get("started_at") or ""), p[0]))
+    if head:
+        b.mark("trace")
     agents: list[str] = []
     for _, (at, span) in ordered:
         if span.get("object") != "trace.span":
@@ -83,18 +85,44 @@ def _trace(
             name = opt_str(data, "name", f"{at}.span_data")
             if name and name not in agents:
                 agents.append(name)
+            b.mark(at)
         elif kind == "function":
             _function(b, span, data, at)
         elif kind in ("generation", "response"):
             _model(b, span, data, at)
         else:
-            b.note(at, f"{kind or 'untyped'} span is not a step", data)
+            _other(b, data, str(kind) if kind else None, at)
         if kind != "function" and span.get("error") is not None:
             b.note(f"{at}.error", f"{kind} span recorded an error", span["error"])
     if agents:
         b.agent_name = agents[0]
         b.metadata["agents"] = agents
     return b.build()
+
+
+def _other(b: TraceBuilder, data: dict[str, Any], kind: str | None, at: str) -> None:
+    """Spans that are not steps: hand-offs and guardrails go to trace metadata (a guardrail
+    that tripped is also noted), the runner's turn/task spans and tool listings are
+    bookkeeping (their usage is an aggregate of the model spans), the rest are notes."""
+    raw = data.get("data")
+    custom: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    if kind == "handoff":
+        entry = {"from": data.get("from_agent"), "to": data.get("to_agent")}
+        b.metadata.setdefault("handoffs", []).append(entry)
+        b.mark(at)
+    elif kind == "guardrail":
+        entry = {"name": data.get("name"), "triggered": data.get("triggered")}
+        b.metadata.setdefault("guardrails", []).append(entry)
+        if data.get("triggered"):
+            b.note(at, "guardrail triggered", data)
+        else:
+            b.mark(at)
+    elif kind == "custom" and custom.get("sdk_span_type") in ("turn", "task"):
+        b.skip(at, f"runner {custom['sdk_span_type']} span (aggregate usage)")
+    elif kind == "mcp_tools":
+        b.skip(at, "declared tools (mcp_tools span)")
+    else:
+        b.note(at, f"{kind or 'untyped'} span is not a step", data)
 
 
 def _latency(b: TraceBuilder, span: dict[str, Any], at: str) -> float | None:
@@ -117,6 +145,7 @@ def _function(b: TraceBuilder, span: dict[str, Any], data: dict[str, Any], at: s
     where = f"{at}.span_data"
     span_id = opt_str(span, "id", at)
     index = b.call(span_id, opt_str(data, "name", where), data.get("input"), f"{where}.input")
+    b.answered(index)
     step = b.steps[index]
     step["output"] = data.get("output")
     error = _error(span.get("error"))
@@ -147,6 +176,7 @@ def _model(b: TraceBuilder, span: dict[str, Any], data: dict[str, Any], at: str)
         "response_id": opt_str(data, "response_id", where),
     }
     text: str | None = None
+    _inputs(b, data.get("input"), f"{where}.input")
     if data.get("type") == "generation":
         texts = [
             _message_text(b, m, f"{where}.output[{i}]") for i, m in enumerate(_outputs(data, where))
@@ -166,6 +196,22 @@ def _model(b: TraceBuilder, span: dict[str, Any], data: dict[str, Any], at: str)
     latency = _latency(b, span, at)
     if latency is not None:
         b.steps[index]["latency_ms"] = latency
+
+
+def _inputs(b: TraceBuilder, messages: Any, at: str) -> None:
+    """The user, system and developer messages of a model span's input, each once (every
+    span repeats the conversation so far)."""
+    for index, message in enumerate(messages if isinstance(messages, list) else []):
+        role = message.get("role") if isinstance(message, dict) else None
+        if role not in ("user", "system", "developer") or not isinstance(message, dict):
+            continue
+        content = message.get("content")
+        if isinstance(content, list):
+            content = "\n".join(
+                str(p.get("text")) for p in content if isinstance(p, dict) and "text" in p
+            )
+        if isinstance(content, str):
+            b.input(str(role), content, f"{at}[{index}]", once=True)
 
 
 def _outputs(data: dict[str, Any], where: str) -> list[Any]:

@@ -1,7 +1,8 @@
 """The "openai-responses" format: Responses API item lists (`input`) and Response dumps.
 
-Items map in order: assistant `message` -> text step, `function_call` -> call,
-`*_output` items -> the matching call's result, built-in `*_call` -> call + result.
+Items map in order: assistant `message` -> text step, `function_call` (and every
+client-executed `*_call`) -> call, `*_output` items -> the matching call's result,
+hosted `*_call` -> call + outcome in one item, `reasoning` -> step metadata.
 """
 
 from __future__ import annotations
@@ -17,22 +18,39 @@ from ._common import (
     opt_list,
     opt_obj,
     opt_str,
-    text_parts,
 )
 from .base import Adapter
 
 NAME = "openai-responses"
 CONTAINERS = ("input", "output", "data")
+TRAILERS = ("output", "response")
 _TEXT_KINDS = ("output_text", "input_text", "text")
 _MARKER_TYPES = ("function_call", "function_call_output", "reasoning", "custom_tool_call")
 _MARKER_PARTS = ("output_text", "input_text")
 _FAILED = ("failed", "incomplete")
+# Items that declare or configure rather than record run content (docs/adapters.md).
+_BOOKKEEPING = {
+    "mcp_list_tools": "declared tools (mcp_list_tools)",
+    "additional_tools": "declared tools (additional_tools)",
+    "tool_search_output": "declared tools (tool_search_output)",
+    "item_reference": "reference to an earlier item",
+    "configuration_update": "configuration update",
+    "compaction_trigger": "compaction trigger",
+    "compaction": "compacted (encrypted) history",
+    "mcp_approval_request": "approval request for a hosted MCP call",
+    "mcp_approval_response": "approval decision for a hosted MCP call",
+}
+# Calls the client executes: their outcome arrives in a later `<kind>_output` item.
+_CLIENT_CALLS = ("computer_call", "local_shell_call", "shell_call", "apply_patch_call")
+_INPUT_ROLES = ("user", "system", "developer")
 
 
 def _is_marker(item: dict[str, Any]) -> bool:
     if item.get("object") == "response":
         return True
     if item.get("type") in _MARKER_TYPES:
+        return True
+    if _event(item) is not None:
         return True
     content = item.get("content")
     return (
@@ -51,20 +69,65 @@ def detect(value: Any) -> bool:
 
 def convert(value: Any, name_hint: str) -> list[Any]:
     builder = TraceBuilder(NAME, name_hint)
-    pairs, _ = items_of(value, CONTAINERS)
+    body: dict[str, Any]
+    if _bare_response(value):
+        pairs, body = [(value, "$")], {}  # a bare Response dump keeps its usage and id
+    else:
+        body_with_input = isinstance(value, dict) and "input" in value
+        pairs, body = items_of(value, CONTAINERS, TRAILERS if body_with_input else ())
+    builder.labels(body)
     seen: set[str] = set()
+    finished = any(_event(item) in _TERMINAL for item, _ in pairs if isinstance(item, dict))
     for raw, at in pairs:
         item = obj(raw, at)
-        if item.get("object") == "response":
+        event = _event(item)
+        if item.get("object") == "response" or (at == "$" and _bare_response(item)):
             _response(builder, item, at, seen)
-        else:
+        elif event is None:
             _item(builder, item, at, {}, seen)
+        elif event in _TERMINAL:
+            _response(builder, item["response"], f"{at}.response", seen)
+        elif event == "response.output_item.done" and not finished:
+            _item(builder, obj(item.get("item"), f"{at}.item"), f"{at}.item", {}, seen)
+        elif event == "error":
+            builder.note(at, "the stream reported an error", item)
+        else:
+            builder.skip(at, "stream event (the final response or its items hold the content)")
     return [builder.build()]
+
+
+_TERMINAL = ("response.completed", "response.incomplete", "response.failed")
+
+
+def _event(item: dict[str, Any]) -> str | None:
+    """The type of a streaming event (`response.*`, `error` with a message), else None."""
+    kind = item.get("type")
+    if not isinstance(kind, str):
+        return None
+    if kind in _TERMINAL:
+        return kind if isinstance(item.get("response"), dict) else None
+    if "sequence_number" in item and (kind.startswith("response.") or kind == "error"):
+        return kind
+    return None
+
+
+def _bare_response(value: Any) -> bool:
+    """A Response dump (also one written without its `object` key: `output` with the
+    response's own fields and no `input`)."""
+    if not isinstance(value, dict):
+        return False
+    if value.get("object") == "response":
+        return True
+    own = "usage" in value or "created_at" in value
+    return isinstance(value.get("output"), list) and "input" not in value and own
 
 
 def _response(b: TraceBuilder, response: dict[str, Any], at: str, seen: set[str]) -> None:
     meta = {"model": opt_str(response, "model", at), "response_id": opt_str(response, "id", at)}
     start = len(b.steps)
+    instructions = response.get("instructions")
+    if isinstance(instructions, str) and instructions:
+        b.input("developer", instructions, f"{at}.instructions", once=True)
     for index, item in enumerate(opt_list(response, "output", at)):
         where = f"{at}.output[{index}]"
         _item(b, obj(item, where), where, meta, seen)
@@ -82,52 +145,159 @@ def _item(
     b: TraceBuilder, item: dict[str, Any], at: str, meta: dict[str, Any], seen: set[str]
 ) -> None:
     item_id = opt_str(item, "id", at)
-    if item_id is not None:
+    kind = item.get("type")
+    if kind is not None and not isinstance(kind, str):
+        b.note(at, "item of an unknown kind", item)
+        return
+    if item_id is not None and kind != "item_reference":
         if item_id in seen:
-            b.note(at, "item repeated (already mapped)", item_id)
+            b.skip(at, "item repeated (already mapped)")
             return
         seen.add(item_id)
-    kind = item.get("type")
     role = item.get("role")
     if kind in (None, "message"):
         if role == "assistant":
             _message(b, item, at, meta)
-        elif role not in ("user", "system", "developer"):
+        elif role in _INPUT_ROLES:
+            _input(b, str(role), item.get("content"), at)
+        else:
             b.note(at, "item of an unknown kind", item)
-    elif kind == "function_call":
-        b.call(
-            opt_str(item, "call_id", at),
-            opt_str(item, "name", at),
-            item.get("arguments"),
-            f"{at}.arguments",
-            item_id=item_id,
-            **meta,
-        )
-    elif kind == "custom_tool_call":
-        b.call(opt_str(item, "call_id", at), opt_str(item, "name", at), None, at, **meta)
-        b.note(f"{at}.input", "custom tool input is not JSON arguments", item.get("input"))
-    elif isinstance(kind, str) and kind.endswith("_output"):
-        b.result(opt_str(item, "call_id", at), _output(b, item.get("output"), f"{at}.output"), at)
+    elif kind in _BOOKKEEPING:
+        b.skip(at, _BOOKKEEPING[kind])
     elif kind == "reasoning":
-        b.note(at, "reasoning item is not a step", item)
+        _reasoning(b, item, at)
+    elif kind in ("function_call", "custom_tool_call", "program", *_CLIENT_CALLS):
+        _client_call(b, item, str(kind), at, meta)
+    elif isinstance(kind, str) and kind.endswith("_output"):
+        _result(b, item, kind, at)
     elif isinstance(kind, str) and kind.endswith("_call"):
         _builtin(b, item, kind, at, meta)
     else:
         b.note(at, "item of an unknown kind", item)
 
 
+def _client_call(
+    b: TraceBuilder, item: dict[str, Any], kind: str, at: str, meta: dict[str, Any]
+) -> None:
+    """A call whose outcome arrives later, paired by `call_id`: function and custom tools,
+    and the client-executed built-ins (computer, shell, apply_patch) named by kind."""
+    item_id = opt_str(item, "id", at)
+    call_id = opt_str(item, "call_id", at)
+    extra = {"item_id": item_id if kind == "function_call" else None}
+    namespace = item.get("namespace")
+    if isinstance(namespace, str) and namespace:
+        extra["namespace"] = namespace
+    if kind == "function_call":
+        name = opt_str(item, "name", at)
+        b.call(call_id, name, item.get("arguments"), f"{at}.arguments", **extra, **meta)
+    elif kind == "custom_tool_call":
+        b.call(call_id, opt_str(item, "name", at), None, at, **meta)
+        b.note(f"{at}.input", "custom tool input is not JSON arguments", item.get("input"))
+    else:
+        args = {k: item[k] for k in ("action", "actions", "operation", "code") if k in item}
+        index = b.call(call_id or item_id, kind.removesuffix("_call"), args, at, built_in=True)
+        if item.get("status") in _FAILED:
+            b.steps[index]["status"] = "error"
+            b.steps[index]["error"] = f"status {item['status']}"
+
+
+def _result(b: TraceBuilder, item: dict[str, Any], kind: str, at: str) -> None:
+    # local_shell_call_output names its call by `id` (the call's call_id).
+    call_id = opt_str(item, "call_id", at)
+    if call_id is None and kind == "local_shell_call_output":
+        call_id = opt_str(item, "id", at)
+    output = item.get("output", item.get("result"))
+    status = item.get("status")
+    failed = status == "failed" or _shell_failed(output)
+    error = f"status {status}" if status == "failed" else ("non-zero exit" if failed else None)
+    b.result(
+        call_id,
+        _output(b, output, f"{at}.output"),
+        at,
+        error=error,
+        is_error=True if failed else None,
+    )
+
+
+def _shell_failed(output: Any) -> bool:
+    """A shell_call_output whose command exited non-zero (or timed out)."""
+    if not isinstance(output, list):
+        return False
+    for entry in output:
+        outcome = entry.get("outcome") if isinstance(entry, dict) else None
+        if isinstance(outcome, dict) and outcome.get("type") == "timeout":
+            return True
+        if isinstance(outcome, dict) and outcome.get("exit_code") not in (None, 0):
+            return True
+    return False
+
+
+def _reasoning(b: TraceBuilder, item: dict[str, Any], at: str) -> None:
+    texts: list[str] = []
+    for key in ("summary", "content"):
+        parts = item.get(key)
+        for part in parts if isinstance(parts, list) else []:
+            if isinstance(part, dict) and isinstance(part.get("text"), str):
+                texts.append(part["text"])
+    if texts:
+        b.reasoning("\n".join(texts), at)
+    else:
+        b.reasoning(None, at)  # encrypted_content only
+
+
 def _message(b: TraceBuilder, item: dict[str, Any], at: str, meta: dict[str, Any]) -> None:
     content = item.get("content")
+    phase = item.get("phase") if isinstance(item.get("phase"), str) else None
     if isinstance(content, list):
-        refusals = [c for c in content if isinstance(c, dict) and c.get("type") == "refusal"]
-        parts = [c for c in content if not (isinstance(c, dict) and c.get("type") == "refusal")]
-        text = text_parts(parts, f"{at}.content", _TEXT_KINDS, b)
-        if text:
-            b.text(text, at, **meta)
-        for refusal in refusals:
-            b.text(opt_str(refusal, "refusal", at), f"{at}.content", refusal=True, **meta)
+        texts: list[str] = []
+        citations: list[dict[str, Any]] = []
+        for index, part in enumerate(content):
+            where = f"{at}.content[{index}]"
+            kind = part.get("type") if isinstance(part, dict) else None
+            if isinstance(part, dict) and kind in _TEXT_KINDS and isinstance(part.get("text"), str):
+                texts.append(part["text"])
+                citations += _citations(part.get("annotations"))
+            elif isinstance(part, dict) and kind == "refusal":
+                b.text(opt_str(part, "refusal", where), where, refusal=True, **meta)
+            else:
+                b.note(where, "content part that is not text", part)
+        if texts:
+            index = b.text("".join(texts), at, phase=phase, **meta)
+            if citations:
+                b.steps[index]["citations"] = citations
     elif isinstance(content, str) and content:
-        b.text(content, at, **meta)
+        b.text(content, at, phase=phase, **meta)
+    else:
+        b.skip(at, "assistant message without content")
+
+
+def _citations(annotations: Any) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for raw in annotations if isinstance(annotations, list) else []:
+        if isinstance(raw, dict) and raw.get("type") == "url_citation":
+            entry = {"source": raw.get("title"), "url": raw.get("url")}
+        elif isinstance(raw, dict) and raw.get("type") == "file_citation":
+            entry = {"source": raw.get("filename") or raw.get("file_id")}
+        else:
+            continue
+        found.append({k: v for k, v in entry.items() if isinstance(v, str)})
+    return found
+
+
+def _input(b: TraceBuilder, role: str, content: Any, at: str) -> None:
+    if isinstance(content, str) or content is None:
+        b.input(role, content or "", at)
+        return
+    if not isinstance(content, list):
+        b.note(f"{at}.content", "input content that is not text", content)
+        return
+    texts = []
+    for index, part in enumerate(content):
+        if isinstance(part, dict) and part.get("type") in _TEXT_KINDS:
+            texts.append(str(part.get("text") or ""))
+        else:
+            b.note(f"{at}.content[{index}]", "input part that is not text", part)
+    b.input(role, "\n".join(texts), at)
 
 
 def _builtin(
@@ -135,12 +305,19 @@ def _builtin(
 ) -> None:
     """Hosted tools (web_search_call, mcp_call, ...) carry call and outcome in one item."""
     name = opt_str(item, "name", at) or kind.removesuffix("_call")
-    args = item.get("arguments") if "arguments" in item else item.get("action")
+    if "arguments" in item:
+        args = item.get("arguments")
+    elif isinstance(item.get("action"), dict):
+        args = item["action"]
+    else:
+        keys = ("queries", "code", "input", "action")
+        args = {k: item[k] for k in keys if k in item} or None
     call_id = opt_str(item, "call_id", at) or opt_str(item, "id", at)
     index = b.call(call_id, name, args, f"{at}.arguments", built_in=True, **meta)
+    b.answered(index)
     status = opt_str(item, "status", at)
     error = item.get("error")
-    output = item.get("output")
+    output = next((item[k] for k in ("output", "results", "outputs", "result") if k in item), None)
     if error is not None or status in _FAILED:
         b.steps[index]["status"] = "error"
         b.steps[index]["error"] = str(error) if error is not None else f"status {status}"
@@ -152,7 +329,7 @@ def _output(b: TraceBuilder, output: Any, at: str) -> Any:
     if isinstance(output, list) and all(
         isinstance(p, dict) and p.get("type") in _TEXT_KINDS for p in output
     ):
-        return text_parts(output, at, _TEXT_KINDS, b, "\n")
+        return "\n".join(str(p.get("text") or "") for p in output)
     return output
 
 

@@ -11,76 +11,77 @@ from typing import Any
 from ..errors import InputError
 from ..io import decode_json
 from ._common import TraceBuilder, arr, fail, obj, opt_count, opt_list, opt_str
+from ._otel_legacy import (
+    event_attributes,
+    legacy_completion,
+    legacy_prompts,
+    legacy_tool_results,
+)
+from ._otel_shapes import attributes_of, console_spans, hex_id, resource_spans, to_otlp
 from .base import Adapter
 
 NAME = "otel-genai"
 SEMCONV_VERSION = "1.44.0"
-_MODEL_OPS = ("chat", "generate_content", "text_completion")
+_MODEL_OPS = ("chat", "generate_content", "text_completion", "embeddings")
 _AGENT_OPS = ("invoke_agent", "create_agent")
 _STATUS_ERROR = (2, "STATUS_CODE_ERROR")
 
 
 def detect(value: Any) -> bool:
     """An object with `resourceSpans` (the OTLP/JSON export request the Collector's file
-    exporter writes)."""
-    return isinstance(value, dict) and isinstance(value.get("resourceSpans"), list)
-
-
-def _any_value(raw: Any) -> Any:
-    """Decode an OTLP/JSON AnyValue (64-bit integers arrive as strings)."""
-    if not isinstance(raw, dict):
-        return None
-    if "stringValue" in raw:
-        return raw["stringValue"]
-    if "boolValue" in raw:
-        return raw["boolValue"]
-    if "intValue" in raw:
-        value = raw["intValue"]
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            return value
-    if "doubleValue" in raw:
-        return raw["doubleValue"]
-    if "arrayValue" in raw and isinstance(raw["arrayValue"], dict):
-        values = raw["arrayValue"].get("values")
-        return [_any_value(v) for v in values] if isinstance(values, list) else []
-    if "kvlistValue" in raw and isinstance(raw["kvlistValue"], dict):
-        return _attributes(raw["kvlistValue"].get("values"))
-    return raw.get("bytesValue")
-
-
-def _attributes(raw: Any) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for entry in raw if isinstance(raw, list) else []:
-        if isinstance(entry, dict) and isinstance(entry.get("key"), str):
-            found[entry["key"]] = _any_value(entry.get("value"))
-    return found
+    exporter writes), or spans as the SDK's console exporter writes them (one, or an
+    array) with GenAI attributes."""
+    if resource_spans(value) is not None:
+        return True
+    spans = console_spans(value)
+    return spans is not None and any(
+        any(str(k).startswith("gen_ai.") for k in s.get("attributes") or {}) for s in spans[:1000]
+    )
 
 
 def convert(value: Any, name_hint: str) -> list[Any]:
-    root = obj(value, "$")
     grouped: dict[str, list[tuple[str, dict[str, Any], dict[str, Any]]]] = {}
-    for r, raw_rs in enumerate(arr(root.get("resourceSpans"), "resourceSpans")):
-        at_r = f"resourceSpans[{r}]"
-        resource_spans = obj(raw_rs, at_r)
-        resource = _attributes(
-            (resource_spans.get("resource") or {}).get("attributes")
-            if isinstance(resource_spans.get("resource"), dict)
-            else None
-        )
-        for s, scope in enumerate(opt_list(resource_spans, "scopeSpans", at_r)):
-            at_s = f"{at_r}.scopeSpans[{s}]"
-            for n, raw in enumerate(opt_list(obj(scope, at_s), "spans", at_s)):
-                at = f"{at_s}.spans[{n}]"
-                span = obj(raw, at)
-                trace_id = opt_str(span, "traceId", at) or ""
-                grouped.setdefault(trace_id, []).append((at, span, resource))
+    console = console_spans(value)
+    for at, span, resource in _console(console) if console is not None else _otlp(value):
+        trace_id = hex_id(opt_str(span, "traceId", at), 16) or ""
+        grouped.setdefault(trace_id, []).append((at, span, resource))
     multi = len(grouped) > 1
     return [
         _trace(key, spans, f"{name_hint}-{i}" if multi else name_hint)
         for i, (key, spans) in enumerate(grouped.items(), start=1)
     ]
+
+
+def _console(spans: list[Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    found = []
+    for n, span in enumerate(spans):
+        converted, resource = to_otlp(span)
+        found.append((f"[{n}]" if len(spans) > 1 or n else "$", converted, resource))
+    return found
+
+
+def _otlp(value: Any) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    obj(value, "$")
+    found: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    for r, raw_rs in enumerate(arr(resource_spans(value), "resourceSpans")):
+        at_r = f"resourceSpans[{r}]"
+        group = obj(raw_rs, at_r)
+        holder = group.get("resource")
+        resource = attributes_of(holder.get("attributes") if isinstance(holder, dict) else None)
+        for s, scope in enumerate(opt_list(group, "scopeSpans", at_r)):
+            at_s = f"{at_r}.scopeSpans[{s}]"
+            for n, raw in enumerate(opt_list(obj(scope, at_s), "spans", at_s)):
+                at = f"{at_s}.spans[{n}]"
+                found.append((at, obj(raw, at), resource))
+    return found
+
+
+def _span_attributes(span: dict[str, Any]) -> dict[str, Any]:
+    """The span's attributes, completed by those of its operation-details event (v1.37+
+    lets instrumentations record the messages there)."""
+    own = attributes_of(span.get("attributes"))
+    details = event_attributes(span)
+    return {**details, **own} if details else own
 
 
 def _nanos(span: dict[str, Any], key: str, at: str) -> int | None:
@@ -102,7 +103,7 @@ def _trace(
     b = TraceBuilder(NAME, hint, trace_id=key or None)
     b.metadata["semconv"] = SEMCONV_VERSION
     timed = [
-        (_nanos(s, "startTimeUnixNano", at) or 0, i, at, s, _attributes(s.get("attributes")), res)
+        (_nanos(s, "startTimeUnixNano", at) or 0, i, at, s, _span_attributes(s), res)
         for i, (at, s, res) in enumerate(spans)
     ]
     # Tool calls that have their own execute_tool span are mapped from it; calls found only
@@ -113,19 +114,24 @@ def _trace(
         if t[4].get("gen_ai.operation.name") == "execute_tool" and isinstance(call_id, str):
             executed.add(call_id)
     answered: set[str] = set()
+    tool_steps: dict[str, int] = {}  # call id -> step of its execute_tool span
     for _, _, at, span, attrs, resource in sorted(timed, key=lambda t: (t[0], t[1])):
         if "service.name" in resource and "service" not in b.metadata:
             b.metadata["service"] = resource["service.name"]
-        op = attrs.get("gen_ai.operation.name")
+        op = _operation(attrs)
         if op == "execute_tool":
-            _tool(b, span, attrs, at)
+            index = _tool(b, span, attrs, at)
+            tool_steps.setdefault(b.steps[index]["step_id"], index)
         elif op in _MODEL_OPS:
-            _tool_responses(b, attrs, at, answered)
+            _tool_responses(b, span, attrs, at, (answered, tool_steps))
             _model(b, span, attrs, at, executed)
         elif op in _AGENT_OPS:
             name = attrs.get("gen_ai.agent.name")
             if isinstance(name, str) and b.agent_name is None:
                 b.agent_name = name
+            b.mark(at)
+        elif not any(key.startswith("gen_ai.") for key in attrs):
+            b.skip(at, "span of another instrumentation (no gen_ai attribute)")
         else:
             b.note(
                 at,
@@ -141,6 +147,15 @@ def _trace(
     return b.build()
 
 
+def _operation(attrs: dict[str, Any]) -> Any:
+    """The span's GenAI operation; spans of the conventions before v1.27 have none, and a
+    span naming a model system (`gen_ai.system`) and model is a chat span."""
+    op = attrs.get("gen_ai.operation.name")
+    if op is None and "gen_ai.system" in attrs and "gen_ai.request.model" in attrs:
+        return "chat"
+    return op
+
+
 def _latency(span: dict[str, Any], at: str) -> float | None:
     start, end = _nanos(span, "startTimeUnixNano", at), _nanos(span, "endTimeUnixNano", at)
     if start is None or end is None or end < start or start == 0:
@@ -148,10 +163,10 @@ def _latency(span: dict[str, Any], at: str) -> float | None:
     return (end - start) / 1_000_000
 
 
-def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str) -> None:
+def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str) -> int:
     call_id = attrs.get("gen_ai.tool.call.id")
     if not isinstance(call_id, str) or not call_id:
-        call_id = opt_str(span, "spanId", at)
+        call_id = hex_id(opt_str(span, "spanId", at), 8)
     name = attrs.get("gen_ai.tool.name")
     index = b.call(
         call_id,
@@ -159,6 +174,7 @@ def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str)
         attrs.get("gen_ai.tool.call.arguments"),
         f"{at}.attributes[gen_ai.tool.call.arguments]",
     )
+    b.answered(index)
     step = b.steps[index]
     step["output"] = attrs.get("gen_ai.tool.call.result")
     raw_status = span.get("status")
@@ -175,6 +191,7 @@ def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str)
     latency = _latency(span, at)
     if latency is not None:
         step["latency_ms"] = latency
+    return index
 
 
 def _model(
@@ -182,25 +199,36 @@ def _model(
 ) -> None:
     model = attrs.get("gen_ai.response.model") or attrs.get("gen_ai.request.model")
     where = f"{at}.attributes[gen_ai.output.messages]"
+    _inputs(b, attrs, span, at)
     parts = _parts(b, attrs.get("gen_ai.output.messages"), where)
     if parts is None:
+        parts = legacy_completion(b, span, attrs, at)
+    if parts is None and _operation(attrs) != "embeddings":
         b.note(at, "model span without gen_ai.output.messages (content capture off)")
     texts: list[str] = []
+    reasoning: list[tuple[str, str]] = []
     calls: list[tuple[str, dict[str, Any]]] = []
     for part_at, part in parts or []:
         kind = part.get("type")
         if kind == "text" and isinstance(part.get("content"), str):
             texts.append(part["content"])
+        elif kind == "reasoning":
+            content = part.get("content")
+            reasoning.append((part_at, content if isinstance(content, str) else ""))
         elif kind == "tool_call":
             part_id = part.get("id")
             if not isinstance(part_id, str) or part_id not in executed:
                 calls.append((part_at, part))
         else:
             b.note(part_at, "output part that is not text", part)
+    provider = attrs.get("gen_ai.provider.name") or attrs.get("gen_ai.system")
     meta = {
         "model": model if isinstance(model, str) else None,
         "response_id": attrs.get("gen_ai.response.id"),
+        "provider": provider if isinstance(provider, str) else None,
     }
+    for part_at, content in reasoning:
+        b.reasoning(content, part_at)
     # One model span is one step (its text may be empty): it carries the span's own
     # tokens and latency, which must not land on a tool call.
     start = b.text("".join(texts) or None, at, **meta)
@@ -208,37 +236,93 @@ def _model(
         call_id = part.get("id") if isinstance(part.get("id"), str) else None
         name = part.get("name") if isinstance(part.get("name"), str) else None
         b.call(call_id, name, part.get("arguments"), f"{part_at}.arguments", **meta)
-    usage = {k: attrs.get(k) for k in ("gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens")}
-    b.tokens(
-        start,
-        opt_count(usage, "gen_ai.usage.input_tokens", f"{at}.attributes"),
-        opt_count(usage, "gen_ai.usage.output_tokens", f"{at}.attributes"),
-        at,
-    )
+    where = f"{at}.attributes"
+    b.tokens(start, *_usage(attrs, where), at)
     latency = _latency(span, at)
     if latency is not None:
         b.steps[start]["latency_ms"] = latency
 
 
-def _tool_responses(b: TraceBuilder, attrs: dict[str, Any], at: str, answered: set[str]) -> None:
-    """Results of calls known only from messages: `tool_call_response` parts of a later
-    model span's input messages (each answered once; the history repeats them)."""
+def _usage(attrs: dict[str, Any], at: str) -> tuple[int | None, int | None]:
+    """Tokens of a model span; the names before v1.27 were prompt/completion tokens."""
+    found = []
+    for current, legacy in (
+        ("input_tokens", "prompt_tokens"),
+        ("output_tokens", "completion_tokens"),
+    ):
+        key = f"gen_ai.usage.{current}"
+        if attrs.get(key) is None:
+            key = f"gen_ai.usage.{legacy}"
+        found.append(opt_count(attrs, key, at))
+    return found[0], found[1]
+
+
+def _inputs(b: TraceBuilder, attrs: dict[str, Any], span: dict[str, Any], at: str) -> None:
+    """The system instructions and the user/system messages a model span was given, each
+    once (every span repeats the conversation so far)."""
+    system = attrs.get("gen_ai.system_instructions")
+    for part_at, part in (
+        _parts(b, system, f"{at}.attributes[gen_ai.system_instructions]", True) or []
+    ):
+        if isinstance(part.get("content"), str):
+            b.input("system", part["content"], part_at, once=True)
     where = f"{at}.attributes[gen_ai.input.messages]"
-    for part_at, part in _parts(b, attrs.get("gen_ai.input.messages"), where) or []:
-        call_id = part.get("id")
-        if part.get("type") != "tool_call_response" or not isinstance(call_id, str):
-            continue
-        if call_id in answered:
+    for part_at, part, role in _role_parts(b, attrs.get("gen_ai.input.messages"), where):
+        if role in ("user", "system", "developer") and isinstance(part.get("content"), str):
+            b.input(role, part["content"], part_at, once=True)
+    for message_at, said, content in legacy_prompts(b, span, attrs, at):
+        if said in ("user", "system", "developer"):
+            b.input(said, content, message_at, once=True)
+
+
+def _tool_responses(
+    b: TraceBuilder,
+    span: dict[str, Any],
+    attrs: dict[str, Any],
+    at: str,
+    seen: tuple[set[str], dict[str, int]],
+) -> None:
+    """Results from the history of a later model span: `tool_call_response` parts of its
+    input messages (or tool messages of an older prompt record), each answered once (the
+    history repeats them): the output of calls known only from messages, and of
+    execute_tool spans that recorded none (a failed call's error text)."""
+    answered, tool_steps = seen
+    where = f"{at}.attributes[gen_ai.input.messages]"
+    found = [
+        (part_at, part.get("id"), part.get("response"), part)
+        for part_at, part in _parts(b, attrs.get("gen_ai.input.messages"), where) or []
+        if part.get("type") == "tool_call_response"
+    ]
+    found += legacy_tool_results(b, span, attrs, at)
+    for part_at, call_id, response, original in found:
+        if not isinstance(call_id, str) or call_id in answered:
             continue
         answered.add(call_id)
         if b.is_open(call_id):
-            b.result(call_id, part.get("response"), part_at)
-        elif not any(step["step_id"] == call_id for step in b.steps):
-            b.note(part_at, "tool result without a matching call", part)
+            b.result(call_id, response, part_at)
+        elif call_id in tool_steps:
+            step = b.steps[tool_steps[call_id]]
+            if step.get("output") is None:
+                step["output"] = response
+        else:
+            b.note(part_at, "tool result without a matching call", original)
 
 
-def _parts(b: TraceBuilder, raw: Any, at: str) -> list[tuple[str, dict[str, Any]]] | None:
-    """(location, part) of every message part; None when the attribute is absent."""
+def _parts(
+    b: TraceBuilder, raw: Any, at: str, flat: bool = False
+) -> list[tuple[str, dict[str, Any]]] | None:
+    """(location, part) of every message part (`flat`: the attribute is a list of parts,
+    as gen_ai.system_instructions is); None when the attribute is absent."""
+    if flat:
+        messages = _decoded(b, raw, at)
+        if messages is None:
+            return None
+        return [(f"{at}[{p}]", part) for p, part in enumerate(messages) if isinstance(part, dict)]
+    found = _role_parts(b, raw, at)
+    return None if raw is None else [(where, part) for where, part, _ in found]
+
+
+def _decoded(b: TraceBuilder, raw: Any, at: str) -> list[Any] | None:
     if raw is None:
         return None
     messages = raw
@@ -251,12 +335,18 @@ def _parts(b: TraceBuilder, raw: Any, at: str) -> list[tuple[str, dict[str, Any]
     if not isinstance(messages, list):
         b.note(at, "messages attribute is not an array", messages)
         return []
-    found: list[tuple[str, dict[str, Any]]] = []
-    for m, message in enumerate(messages):
+    return messages
+
+
+def _role_parts(b: TraceBuilder, raw: Any, at: str) -> list[tuple[str, dict[str, Any], str]]:
+    """(location, part, role) of every part of a messages attribute."""
+    found: list[tuple[str, dict[str, Any], str]] = []
+    for m, message in enumerate(_decoded(b, raw, at) or []):
         parts = message.get("parts") if isinstance(message, dict) else None
+        role = str(message.get("role")) if isinstance(message, dict) else ""
         for p, part in enumerate(parts if isinstance(parts, list) else []):
             if isinstance(part, dict):
-                found.append((f"{at}[{m}].parts[{p}]", part))
+                found.append((f"{at}[{m}].parts[{p}]", part, role))
     return found
 
 

@@ -438,11 +438,14 @@ def _parse_inputs(raw: Any) -> tuple[Input, ...]:
 
 
 def _task_id(raw: Any) -> str | None:
-    """A task id: a string, or a JSON integer taken as its decimal string (0 -> "0")."""
+    """A task id: a string, or a JSON integer taken as its decimal string (0 -> "0"; an
+    integral number written 3.0 is an integer, as JSON Schema counts it)."""
     if raw is None or isinstance(raw, str):
         return raw
     if isinstance(raw, int) and not isinstance(raw, bool):
         return str(raw)
+    if isinstance(raw, float) and raw.is_integer():
+        return str(int(raw))
     raise TraceError(f"field 'task_id' must be a string (got {type_name(raw)})")
 
 

@@ -1,0 +1,346 @@
+"""TraceBuilder: the rules every adapter follows, and the account of what it mapped.
+
+Adapters only walk their format; the builder owns step ids, result pairing, token
+placement, reasoning, labels, and the coverage record (`metadata.adapter`) that
+detection and refusal read (see docs/adapters.md, "Writing an adapter").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import InputError
+from ..io import decode_json
+from ._values import Queue, add_counts, brief, error_text, larger, outcome_problem, shifted
+
+_MISSING = object()
+INPUT_ROLES = ("user", "system", "developer")
+LABELS = ("trace_id", "agent_name", "workflow", "task_id")
+
+
+@dataclass
+class TraceBuilder:
+    """Collects steps in execution order, pairs results with calls, records notes.
+
+    Every input item an adapter meets ends in exactly one of: a builder call that maps
+    it (`text`, `call`, `result`, `input`, `reasoning`, `mark`), `note` (content that
+    could not be mapped), or `skip` (a bookkeeping record of the format).
+    """
+
+    source: str
+    name_hint: str
+    trace_id: str | None = None
+    agent_name: str | None = None
+    workflow: str | None = None
+    # Trace v1.1 labels (policy-v1.1.md section 1), set from the transcript where it has them.
+    task_id: str | None = None
+    outcome: dict[str, Any] | None = None
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[dict[str, Any]] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    # The trusted inputs ({role, text}: user, system or developer messages), in order.
+    inputs: list[dict[str, str]] = field(default_factory=list)
+    # Bookkeeping records of the format that carry no run content, by reason.
+    skipped: dict[str, int] = field(default_factory=dict)
+    # Input items mapped into the trace (steps, results, inputs, reasoning, labels).
+    mapped: int = 0
+    _by_id: dict[str, Queue] = field(default_factory=dict)
+    _by_name: dict[str, Queue] = field(default_factory=dict)
+    _idless: Queue = field(default_factory=Queue)
+    _answered: set[int] = field(default_factory=set)
+    _reasoning: list[str] = field(default_factory=list)
+    _redacted: int = 0
+    _reasoning_at: str = ""
+    _usage: tuple[int | None, int | None, str, str | None] | None = None
+    _usage_keys: dict[str, tuple[int, int | None, int | None]] = field(default_factory=dict)
+    _unplaced: list[dict[str, Any]] = field(default_factory=list)
+    _seen_inputs: set[tuple[str, str]] = field(default_factory=set)
+
+    # --- accounting -----------------------------------------------------------------
+
+    def note(self, at: str, issue: str, value: Any = _MISSING) -> None:
+        """Content that could not be mapped (an ARH-SCH-013 warning in every report)."""
+        entry: dict[str, Any] = {"at": at, "issue": issue}
+        if value is not _MISSING:
+            entry["value"] = brief(value)
+        if self.steps:
+            entry["step"] = self.steps[-1]["step_id"]
+        else:
+            entry["step"] = None
+            self._unplaced.append(entry)
+        self.notes.append(entry)
+
+    def skip(self, at: str, why: str) -> None:
+        """Account for a bookkeeping record that carries no run content (listed as such in
+        docs/adapters.md): neither mapped nor a note."""
+        self.skipped[why] = self.skipped.get(why, 0) + 1
+
+    def mark(self, at: str) -> None:
+        """Account for an item mapped into trace fields rather than a step (a span naming
+        the agent, a trace head holding the labels)."""
+        self.mapped += 1
+
+    # --- content --------------------------------------------------------------------
+
+    def input(self, role: str, text: str, at: str, once: bool = False) -> None:
+        """Record a user, system or developer message as a trusted input of the run.
+        `once`: the message comes from a repeated history (each model span of an export
+        carries the conversation so far) and is kept only the first time it is seen."""
+        entry = {"role": role if role in INPUT_ROLES else "user", "text": text}
+        if once:
+            if (entry["role"], text) in self._seen_inputs:
+                return
+            self._seen_inputs.add((entry["role"], text))
+        else:
+            self._flush()
+        self.mapped += 1
+        if text:
+            self.inputs.append(entry)
+
+    def reasoning(self, text: str | None, at: str) -> None:
+        """Model reasoning (thinking): kept in the metadata of the step it led to, never
+        scanned or scored; `None` stands for redacted (encrypted) reasoning."""
+        self.mapped += 1
+        self._reasoning_at = at
+        if text is None:
+            self._redacted += 1
+        elif text:
+            self._reasoning.append(text)
+
+    def _positional(self) -> str:
+        return f"step-{len(self.steps) + 1}"
+
+    def _add(self, step: dict[str, Any], metadata: dict[str, Any]) -> int:
+        meta = {k: v for k, v in metadata.items() if v is not None}
+        if self._reasoning or self._redacted:
+            if self._reasoning:
+                meta["reasoning"] = list(self._reasoning)
+            if self._redacted:
+                meta["reasoning_redacted"] = self._redacted
+            self._reasoning.clear()
+            self._redacted = 0
+        if meta:
+            step["metadata"] = meta
+        self.steps.append(step)
+        self.mapped += 1
+        if self._unplaced:
+            for entry in self._unplaced:
+                entry["step"] = step["step_id"]
+            self._unplaced.clear()
+        index = len(self.steps) - 1
+        if self._usage is not None:
+            input_tokens, output_tokens, _, key = self._usage
+            self._usage = None
+            self._count(index, input_tokens, output_tokens, key)
+        return index
+
+    def text(self, text: str | None, at: str, **metadata: Any) -> int:
+        """Add a model_response step; returns its index."""
+        step: dict[str, Any] = {"step_id": self._positional(), "type": "model_response"}
+        step["text"] = text
+        return self._add(step, metadata)
+
+    def call(
+        self, call_id: str | None, name: str | None, raw_args: Any, at: str, **metadata: Any
+    ) -> int:
+        """Add a tool_call step (id = native call id, else positional); returns its index.
+        The call waits for its result: by id, or (without an id) by name or call order."""
+        step: dict[str, Any] = {
+            "step_id": call_id if call_id else self._positional(),
+            "type": "tool_call",
+            "tool_name": name,
+            "arguments": None,
+        }
+        index = self._add(step, metadata)
+        step["arguments"] = self.arguments(raw_args, at)  # a note on them names this step
+        if call_id:
+            self._by_id.setdefault(call_id, Queue()).items.append(index)
+        else:
+            self._idless.items.append(index)
+        if name:
+            self._by_name.setdefault(name, Queue()).items.append(index)
+        return index
+
+    def is_open(self, call_id: str) -> bool:
+        """Does a call with this id still wait for its result?"""
+        queue = self._by_id.get(call_id)
+        return queue is not None and queue.first(self._answered) is not None
+
+    def answered(self, index: int) -> None:
+        """The call at `index` got its outcome in place (a span holding call and result)."""
+        self._answered.add(index)
+
+    def arguments(self, raw: Any, at: str) -> dict[str, Any] | None:
+        """Arguments as an object: JSON text is decoded; anything else is noted, never guessed."""
+        if raw is None or isinstance(raw, dict):
+            return raw
+        if isinstance(raw, str):
+            if not raw.strip():
+                return {}  # streamed calls without arguments end with an empty text
+            try:
+                decoded = decode_json(raw)  # strict, as for input files: no NaN, no lone surrogates
+            except InputError:
+                self.note(at, "arguments are not valid JSON", raw)
+                return None
+            if isinstance(decoded, dict):
+                return decoded
+        self.note(at, "arguments are not a JSON object", raw)
+        return None
+
+    def _match(self, call_id: str | None, name: str | None) -> int | None:
+        answered = self._answered
+        if call_id:
+            queue = self._by_id.get(call_id)
+            return queue.first(answered) if queue else None
+        if name:
+            queue = self._by_name.get(name)
+            return queue.first(answered) if queue else None
+        return self._idless.first(answered)
+
+    def result(
+        self,
+        call_id: str | None,
+        output: Any,
+        at: str,
+        *,
+        error: str | None = None,
+        is_error: bool | None = None,
+        name: str | None = None,
+    ) -> bool:
+        """Attach a tool result to its call: by id; without an id, to the oldest open call
+        of that name, else to the oldest open call without an id. False (and a note) when
+        no call waits for it."""
+        self._flush()
+        index = self._match(call_id, name)
+        if index is None:
+            self.note(
+                at, "tool result without a matching call", {"call_id": call_id, "output": output}
+            )
+            return False
+        self._answered.add(index)
+        self.mapped += 1
+        step = self.steps[index]
+        step["output"] = output
+        if is_error is not None or error is not None:
+            failed = bool(is_error) or bool(error)
+            step["status"] = "error" if failed else "ok"
+            if failed:
+                step["error"] = error if error else error_text(output)
+        return True
+
+    # --- usage ----------------------------------------------------------------------
+
+    def tokens(
+        self,
+        start: int,
+        input_tokens: int | None,
+        output_tokens: int | None,
+        at: str,
+        key: str | None = None,
+    ) -> None:
+        """Record one model turn's usage on the first step it produced, so the step totals
+        equal the recorded usage exactly once. A turn that produced no step yet passes it
+        to the next step (its content may follow in another entry of the same message);
+        failing that, an empty response step carries it. `key` (a message id) counts the
+        usage of a message split over several entries once, keeping the largest values."""
+        if input_tokens is None and output_tokens is None:
+            return
+        if key is not None and key in self._usage_keys:
+            index, had_in, had_out = self._usage_keys[key]
+            new_in, new_out = larger(had_in, input_tokens), larger(had_out, output_tokens)
+            step = self.steps[index]
+            step["input_tokens"] = shifted(step.get("input_tokens"), had_in, new_in)
+            step["output_tokens"] = shifted(step.get("output_tokens"), had_out, new_out)
+            self._usage_keys[key] = (index, new_in, new_out)
+            return
+        if self._usage is not None and self._usage[3] == key and key is not None:
+            pending = self._usage
+            self._usage = (
+                larger(pending[0], input_tokens),
+                larger(pending[1], output_tokens),
+                pending[2],
+                key,
+            )
+            return
+        if start < len(self.steps):
+            self._count(start, input_tokens, output_tokens, key)
+            return
+        if self._usage is not None:  # an earlier turn's usage still waits: it had no step
+            self._flush()
+        self._usage = (input_tokens, output_tokens, at, key)
+
+    def _count(
+        self, index: int, input_tokens: int | None, output_tokens: int | None, key: str | None
+    ) -> None:
+        step = self.steps[index]
+        step["input_tokens"] = add_counts(step.get("input_tokens"), input_tokens)
+        step["output_tokens"] = add_counts(step.get("output_tokens"), output_tokens)
+        if key is not None:
+            self._usage_keys[key] = (index, input_tokens, output_tokens)
+
+    def _flush(self) -> None:
+        """A model turn that ended with reasoning or usage but no step gets an empty one."""
+        usage, thought = self._usage, bool(self._reasoning or self._redacted)
+        if usage is None and not thought:
+            return
+        at = usage[2] if usage is not None else self._reasoning_at
+        self.text(None, at)
+        self.mapped -= 1  # the empty step maps no item of its own (reasoning was counted)
+        if not thought:
+            self.note(at, "model turn with usage but no content")
+
+    # --- labels ---------------------------------------------------------------------
+
+    def labels(self, body: dict[str, Any], at: str = "") -> None:
+        """Trace labels written next to the messages (`trace_id`, `agent_name`, `workflow`,
+        `task_id`, `outcome`); they win over the file name. A numeric id is its decimal
+        text; a label of another type is noted."""
+        prefix = f"{at}." if at else ""
+        for key in LABELS:
+            value = body.get(key)
+            if value is None:
+                continue
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            if isinstance(value, int) and not isinstance(value, bool):
+                value = str(value)
+            if isinstance(value, str) and value:
+                setattr(self, key, value)
+            else:
+                self.note(f"{prefix}{key}", "label is not a string", value)
+        outcome = body.get("outcome")
+        if outcome is not None:
+            problem = outcome_problem(outcome)
+            if problem is None:
+                self.outcome = outcome
+            else:
+                self.note(f"{prefix}outcome", problem, outcome)
+
+    # --- result ---------------------------------------------------------------------
+
+    def build(self) -> dict[str, Any]:
+        self._flush()
+        adapter: dict[str, Any] = {"format": self.source, "notes": self.notes}
+        adapter["mapped"] = self.mapped
+        if self.skipped:
+            adapter["skipped"] = dict(sorted(self.skipped.items()))
+        trace: dict[str, Any] = {
+            "schema_version": "1",
+            "trace_id": self.trace_id or self.name_hint,
+            "agent_name": self.agent_name or self.name_hint,
+            "workflow": self.workflow or self.name_hint,
+            "source": self.source,
+            "steps": self.steps,
+            "metadata": {**self.metadata, "adapter": adapter},
+        }
+        if self.inputs:
+            trace["inputs"] = self.inputs
+        if self.task_id is not None:
+            trace["task_id"] = self.task_id
+        if self.outcome is not None:
+            trace["outcome"] = self.outcome
+        return trace
+
+
+__all__ = ["TraceBuilder", "add_counts", "brief"]

@@ -1,0 +1,190 @@
+"""Refuse instead of guessing: how much of a document an adapter mapped, and which format
+reads it best.
+
+An explicit format that maps no step, or fewer items than it had to note, is refused;
+`auto` converts every claiming format and keeps the one that maps clearly the most.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import AdapterError
+from .base import Adapter
+
+# How many distinct note issues a refusal names before "...".
+_SHOWN_ISSUES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """What one conversion made of a document, summed over the traces it produced."""
+
+    traces: int
+    steps: int
+    mapped: int
+    noted: int
+    issues: tuple[tuple[str, int], ...]  # (issue, count), most frequent first
+    skipped: int = 0
+
+    @property
+    def empty(self) -> bool:
+        """The document holds nothing at all (no item mapped, noted or skipped)."""
+        return self.steps == 0 and self.mapped == 0 and self.noted == 0 and self.skipped == 0
+
+    @property
+    def score(self) -> int:
+        return self.mapped - self.noted
+
+    def refusal(self) -> str | None:
+        """Why this reading must not be judged (no step, or most items dropped), or None.
+        "Most" is by coverage: fewer items mapped than noted."""
+        if self.empty or (self.steps > 0 and self.mapped >= self.noted):
+            return None
+        total = self.mapped + self.noted
+        text = f"{self.mapped} of {total} items mapped"
+        if self.issues:
+            shown = ", ".join(f"{issue} ({n})" for issue, n in self.issues[:_SHOWN_ISSUES])
+            more = ", ..." if len(self.issues) > _SHOWN_ISSUES else ""
+            text += f"; noted: {shown}{more}"
+        if self.skipped:
+            text += f"; {self.skipped} skipped as bookkeeping"
+        if self.steps == 0 and (self.mapped > 0 or self.skipped > 0):
+            return f"no step mapped; {text}"
+        return text
+
+
+def coverage(traces: list[Any]) -> Coverage:
+    """The coverage of converted traces, from their `metadata.adapter` records."""
+    steps = mapped = noted = skipped = 0
+    issues: Counter[str] = Counter()
+    for trace in traces:
+        if not isinstance(trace, dict):
+            continue
+        trace_steps = trace.get("steps")
+        count = len(trace_steps) if isinstance(trace_steps, list) else 0
+        steps += count
+        record = _adapter_record(trace)
+        notes = record.get("notes")
+        notes = notes if isinstance(notes, list) else []
+        recorded = record.get("mapped")
+        mapped += recorded if isinstance(recorded, int) and recorded >= 0 else count
+        noted += len(notes)
+        issues.update(str(n.get("issue")) for n in notes if isinstance(n, dict))
+        counts = record.get("skipped")
+        if isinstance(counts, dict):
+            skipped += sum(n for n in counts.values() if isinstance(n, int) and n > 0)
+    ranked = tuple(sorted(issues.items(), key=lambda kv: (-kv[1], kv[0])))
+    return Coverage(len(traces), steps, mapped, noted, ranked, skipped)
+
+
+def _adapter_record(trace: dict[str, Any]) -> dict[str, Any]:
+    metadata = trace.get("metadata")
+    record = metadata.get("adapter") if isinstance(metadata, dict) else None
+    return record if isinstance(record, dict) else {}
+
+
+def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:
+    """The traces of an explicitly chosen format, or AdapterError when it cannot read the
+    document (see Coverage.refusal); a document with nothing in it holds no trace."""
+    found = coverage(traces)
+    if found.empty:
+        return []
+    why = found.refusal()
+    if why is not None:
+        raise AdapterError(f"not {_article(adapter.name)} {adapter.name} transcript: {why}")
+    return _with_content(traces)
+
+
+def _with_content(traces: list[Any]) -> list[Any]:
+    """Of several traces, those that hold anything besides bookkeeping records (a span
+    export's trace of HTTP spans alone is no agent run)."""
+    if len(traces) < 2:
+        return traces
+    kept = [t for t in traces if not _only_bookkeeping(coverage([t]))]
+    return kept or traces
+
+
+def _only_bookkeeping(found: Coverage) -> bool:
+    return found.steps == 0 and found.mapped == 0 and found.noted == 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    adapter: Adapter
+    traces: list[Any]
+    coverage: Coverage
+
+
+def select(claimants: list[Adapter], value: Any, name_hint: str) -> list[Any]:
+    """Convert with every claiming format (registry order) and keep the clear best; an
+    AdapterError names the candidates when none can read the document or two read it
+    equally well but differently. One claimant costs one conversion (its errors stand)."""
+    if len(claimants) == 1:
+        (adapter,) = claimants
+        traces = adapter.convert(value, name_hint)
+        found = coverage(traces)
+        why = None if found.empty else found.refusal()
+        if why is not None:
+            raise AdapterError(
+                f"unrecognised input format: it looks like {adapter.name}, but {why}; "
+                "pass --format if it is another format"
+            )
+        return [] if found.empty else _with_content(traces)
+    readings: list[_Candidate] = []
+    failures: list[str] = []
+    for adapter in claimants:
+        try:
+            traces = adapter.convert(value, name_hint)
+        except AdapterError as exc:
+            failures.append(f"as {adapter.name}: {exc}")
+            continue
+        found = coverage(traces)
+        if found.empty:
+            return []
+        why = found.refusal()
+        if why is None:
+            readings.append(_Candidate(adapter, traces, found))
+        else:
+            failures.append(f"as {adapter.name}: {why}")
+    if not readings:
+        raise AdapterError(
+            "unrecognised input format: no candidate format reads it ("
+            + "; ".join(failures)
+            + "); pass --format"
+        )
+    best = max(readings, key=lambda c: c.coverage.score)  # first of equals: registry order
+    rivals = [
+        c
+        for c in readings
+        if c is not best
+        and c.coverage.score == best.coverage.score
+        and _reading(c.traces) != _reading(best.traces)
+    ]
+    if rivals:
+        names = ", ".join(c.adapter.name for c in [best, *rivals])
+        raise AdapterError(
+            f"ambiguous input format: {names} each map {best.coverage.mapped} items of it, "
+            "differently; pass --format with one of them"
+        )
+    return _with_content(best.traces)
+
+
+def _reading(traces: list[Any]) -> list[Any]:
+    """What the rules judge in converted traces: each step's kind, tool, arguments, text,
+    output and status (labels, citations and metadata aside)."""
+    keys = ("type", "tool_name", "arguments", "text", "output", "status", "error")
+    shape: list[Any] = []
+    for trace in traces:
+        steps = trace.get("steps") if isinstance(trace, dict) else None
+        for step in steps if isinstance(steps, list) else []:
+            if isinstance(step, dict):
+                shape.append(json.dumps([step.get(k) for k in keys], sort_keys=True, default=str))
+    return shape
+
+
+def _article(name: str) -> str:
+    return "an" if name[:1] in "aeiou" else "a"
