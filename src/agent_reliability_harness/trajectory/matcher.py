@@ -49,14 +49,57 @@ class TrajectoryResult:
     failed: int
 
 
+class _Slot:
+    """One entry as a call of its tool meets it: its bit in the signature, its test,
+    and (non-optional entries, modes that report missing calls) its nearest candidates."""
+
+    __slots__ = ("bit", "limit", "nearest", "test")
+
+    def __init__(self, index: int, test: EntryTest, limit: int, keeps: bool) -> None:
+        self.bit = 1 << index
+        self.test = test
+        self.limit = limit
+        # (-equal keys, call number, arguments), best first; None: not kept.
+        self.nearest: list[tuple[int, int, Mapping[str, Any]]] | None = [] if keeps else None
+
+    def keep(self, equal: int, number: int, args: Mapping[str, Any]) -> None:
+        # At most `limit - 1` calls of the tool can be matched, so the best unmatched one
+        # is always among the best `limit`; calls come in order, so a tie never displaces.
+        kept = self.nearest
+        if kept is None:
+            return
+        if len(kept) < self.limit:
+            insort(kept, (-equal, number, args), key=_rank)
+        elif -equal < kept[-1][0]:
+            kept.pop()
+            insort(kept, (-equal, number, args), key=_rank)
+
+
+def _rank(item: tuple[int, int, Mapping[str, Any]]) -> tuple[int, int]:
+    return item[0], item[1]
+
+
+class _ToolCalls:
+    """The considered calls of one expected tool: their numbers and signature ids."""
+
+    __slots__ = ("numbers", "sigs", "slots")
+
+    def __init__(self, slots: list[_Slot]) -> None:
+        self.slots = slots
+        self.numbers: array[int] = array("I")
+        self.sigs: array[int] = array("I")
+
+
 class TrajectoryMatcher:
     """Feed every status-ok call with a tool name to `add`, in trace order (`position`
     is the caller's label for it, such as the step index); then call `finish` once.
 
     Per considered call it keeps its position (8 bytes) and, for a call of a tool some
-    entry names, a signature id (4 bytes + 4 in its tool's list); per missing-entry
-    candidate at most (entries of the tool + 1) argument objects. So memory is
-    O(considered calls) integers plus O(entries^2) kept arguments.
+    entry names, its number and signature id (the set of entries it fits, interned;
+    4 + 4 bytes); per non-optional entry at most (entries of its tool + 1) candidates for
+    the nearest call, with their argument objects. Memory is O(considered calls)
+    machine integers plus O(entries^2) kept arguments; `finish` adds, one entry at a
+    time, the list of calls that entry fits.
     """
 
     def __init__(self, spec: TrajectorySpec) -> None:
@@ -66,18 +109,20 @@ class TrajectoryMatcher:
         optional = sum(1 for t in self._tests if t.optional)
         # Any non-optional match outweighs every optional one: lexicographic objective.
         self._weights = [1 if t.optional else optional + 1 for t in self._tests]
-        self._by_tool: dict[str, list[int]] = {}
+        by_tool: dict[str, list[int]] = {}
         for index, test in enumerate(self._tests):
-            self._by_tool.setdefault(test.tool, []).append(index)
+            by_tool.setdefault(test.tool, []).append(index)
+        keeps = spec.match.reports_missing
+        self._slots: list[_Slot] = [
+            _Slot(i, t, len(by_tool[t.tool]) + 1, keeps and not t.optional)
+            for i, t in enumerate(self._tests)
+        ]
+        self._tools = {
+            tool: _ToolCalls([self._slots[i] for i in entries]) for tool, entries in by_tool.items()
+        }
         self._positions: array[int] = array("q")
-        self._tool_cands: dict[str, array[int]] = {t: array("I") for t in self._by_tool}
-        self._tool_sigs: dict[str, array[int]] = {t: array("I") for t in self._by_tool}
-        self._cand_call: array[int] = array("q")  # candidate -> considered-call number
         self._sig_ids: dict[int, int] = {}
         self._sig_masks: list[int] = []
-        self._nearest: dict[int, list[tuple[int, int, Mapping[str, Any]]]] = {}
-        if spec.match.reports_missing:
-            self._nearest = {i: [] for i, t in enumerate(self._tests) if not t.optional}
 
     def add(self, tool: str, arguments: Mapping[str, Any] | None, position: int) -> bool:
         """Take one call; False when `ignore_tools` leaves it out."""
@@ -85,67 +130,57 @@ class TrajectoryMatcher:
             return False
         number = len(self._positions)
         self._positions.append(position)
-        entries = self._by_tool.get(tool)
-        if entries is None:
+        calls = self._tools.get(tool)
+        if calls is None:
             return True
         args: Mapping[str, Any] = arguments or {}
         ignore = self.spec.ignore_arguments
         kept = len(args) - sum(1 for k in ignore if k in args) if ignore else len(args)
         mask = 0
-        for index in entries:
-            fits, equal = self._tests[index].compare(args, kept)
-            if fits:
-                mask |= 1 << index
-            kept_list = self._nearest.get(index)
-            if kept_list is not None:
-                self._keep_nearest(kept_list, len(entries) + 1, (-equal, number, args))
-        sig = self._sig_ids.setdefault(mask, len(self._sig_masks))
-        if sig == len(self._sig_masks):
+        for slot in calls.slots:
+            if slot.test.expected is None:
+                mask |= slot.bit
+                equal = 0
+            else:
+                fits, equal = slot.test.compare(args, kept)
+                if fits:
+                    mask |= slot.bit
+            nearest = slot.nearest
+            if nearest is not None and (len(nearest) < slot.limit or -equal < nearest[-1][0]):
+                slot.keep(equal, number, args)
+        sig = self._sig_ids.get(mask)
+        if sig is None:
+            sig = self._sig_ids[mask] = len(self._sig_masks)
             self._sig_masks.append(mask)
-        self._tool_cands[tool].append(len(self._cand_call))
-        self._tool_sigs[tool].append(sig)
-        self._cand_call.append(number)
+        calls.numbers.append(number)
+        calls.sigs.append(sig)
         return True
 
-    @staticmethod
-    def _keep_nearest(
-        kept: list[tuple[int, int, Mapping[str, Any]]],
-        limit: int,
-        item: tuple[int, int, Mapping[str, Any]],
-    ) -> None:
-        # At most `limit - 1` calls of the tool can be matched, so the best unmatched one
-        # is always among the best `limit`; calls come in order, so ties never displace.
-        if len(kept) < limit:
-            insort(kept, item, key=lambda x: (x[0], x[1]))
-        elif (item[0], item[1]) < (kept[-1][0], kept[-1][1]):
-            kept.pop()
-            insort(kept, item, key=lambda x: (x[0], x[1]))
-
-    def _compatible(self, index: int) -> list[int]:
-        tool = self._tests[index].tool
+    def _compatible(self, index: int) -> Sequence[int]:
+        calls = self._tools[self._tests[index].tool]
         bit = 1 << index
-        masks = self._sig_masks
-        good = {s for s, m in enumerate(masks) if m & bit}
-        cands, sigs = self._tool_cands[tool], self._tool_sigs[tool]
-        return [c for c, s in zip(cands, sigs, strict=True) if s in good]
+        good = {s for s, m in enumerate(self._sig_masks) if m & bit}
+        if all(s in good for s in set(calls.sigs)):
+            return calls.numbers
+        return array("I", (n for n, s in zip(calls.numbers, calls.sigs, strict=True) if s in good))
 
     def _match_unordered(self) -> list[int]:
         chosen = [-1] * len(self._tests)
-        for tool, entries in self._by_tool.items():
-            local = {index: n for n, index in enumerate(entries)}
+        for calls in self._tools.values():
+            entries = [self._slots.index(slot) for slot in calls.slots]
             classes: dict[int, CallClass] = {}
-            for cand, sig in zip(self._tool_cands[tool], self._tool_sigs[tool], strict=True):
+            for number, sig in zip(calls.numbers, calls.sigs, strict=True):
                 cls = classes.get(sig)
                 if cls is None:
                     mask = self._sig_masks[sig]
-                    fits = tuple(local[i] for i in entries if mask >> i & 1)
+                    fits = tuple(n for n, i in enumerate(entries) if mask >> i & 1)
                     cls = classes[sig] = CallClass(fits)
                 if len(cls.positions) < len(cls.fits):
-                    cls.positions.append(cand)
+                    cls.positions.append(number)
             usable = [c for c in classes.values() if c.fits]
             weights = [self._weights[i] for i in entries]
-            for index, cand in zip(entries, match_unordered(weights, usable), strict=True):
-                chosen[index] = cand
+            for index, number in zip(entries, match_unordered(weights, usable), strict=True):
+                chosen[index] = number
         return chosen
 
     def finish(self) -> TrajectoryResult:
@@ -154,13 +189,13 @@ class TrajectoryMatcher:
             chosen = match_ordered(OrderedInput(self._weights, self._compatible))
         else:
             chosen = self._match_unordered()
-        used = {self._cand_call[c] for c in chosen if c >= 0}
+        used = {n for n in chosen if n >= 0}
         positions = self._positions
-        matched = tuple((i, positions[self._cand_call[c]]) for i, c in enumerate(chosen) if c >= 0)
+        matched = tuple((i, positions[n]) for i, n in enumerate(chosen) if n >= 0)
         missing = tuple(
             MissingCall(i, self._nearest_unmatched(i, used))
-            for i, c in enumerate(chosen)
-            if c < 0 and i in self._nearest
+            for i, n in enumerate(chosen)
+            if n < 0 and self._slots[i].nearest is not None
         )
         unexpected: Sequence[int] = ()
         checks = sum(1 for t in self._tests if not t.optional)
@@ -172,7 +207,7 @@ class TrajectoryMatcher:
         )
 
     def _nearest_unmatched(self, index: int, used: set[int]) -> NearestCall | None:
-        for neg_equal, number, args in self._nearest[index]:
+        for neg_equal, number, args in self._slots[index].nearest or ():
             if number not in used:
                 return NearestCall(self._positions[number], args, -neg_equal)
         return None

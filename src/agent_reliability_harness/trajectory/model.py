@@ -69,10 +69,18 @@ class TrajectorySpec:
 def json_equal(a: Any, b: Any) -> bool:
     """Equality of JSON values: numbers by value, a boolean never equals a number,
     key order irrelevant, arrays element-wise."""
+    kind = type(a)
+    # Exact-type fast paths first: this runs once per (entry, call, key).
+    if kind is str:
+        return type(b) is str and bool(a == b)
+    if kind is int or kind is float:
+        other = type(b)
+        if other is int or other is float:
+            return bool(a == b)
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
+        return bool(a == b)
     if isinstance(a, list | tuple) and isinstance(b, list | tuple):
         return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, Mapping) and isinstance(b, Mapping):
@@ -108,6 +116,9 @@ def strip_arguments(arguments: Mapping[str, Any] | None, ignore: frozenset[str])
     return {k: v for k, v in arguments.items() if k not in ignore}
 
 
+_ABSENT = object()
+
+
 class EntryTest:
     """One expected entry, compiled: does a call match it, and how many of its
     argument keys does a call hold with an equal value (the nearest-call score)."""
@@ -131,7 +142,8 @@ class EntryTest:
             return True, 0
         equal = 0
         for key, value in expected.items():
-            if key in arguments and json_equal(value, arguments[key]):
+            other = arguments.get(key, _ABSENT)
+            if other is not _ABSENT and json_equal(value, other):
                 equal += 1
         if self.mode is ArgumentsMatch.IGNORE:
             return True, equal
