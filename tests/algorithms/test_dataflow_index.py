@@ -16,8 +16,8 @@ from agent_reliability_harness.dataflow import (
     Resolution,
     SourceIndex,
 )
-from agent_reliability_harness.dataflow import index as index_module
 from agent_reliability_harness.dataflow import literals as literals_module
+from agent_reliability_harness.dataflow import occurrences as occurrences_module
 from agent_reliability_harness.patterns import check_pattern
 
 MARKERS = (
@@ -194,7 +194,7 @@ def test_many_chunks_and_batches_give_the_same_answers(
 ) -> None:
     options, events = trace
     with (
-        mock.patch.object(index_module, "_CHUNK", 40),
+        mock.patch.object(occurrences_module, "_CHUNK", 40),
         mock.patch.object(literals_module, "_BATCH_LITERALS", 2),
         mock.patch.object(literals_module, "_DIRECT", 1),
     ):

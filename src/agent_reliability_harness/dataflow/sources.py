@@ -4,6 +4,7 @@ numbers of a tool output, and the taint regions that injection markers open in t
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -34,19 +35,22 @@ class Marker:
 @dataclass(slots=True)
 class OutputTexts:
     """`texts`: folded strings (keys included) and decimal forms of numbers;
-    `searched`: the folded strings markers are searched in (a string holding a JSON
-    object or array is replaced by its own strings, but stays a text too);
-    `numbers`: the JSON numbers."""
+    `searched`: the folded strings markers are searched in
+    (a string holding a JSON object or array is replaced by its own strings, but stays
+    a text too); `numbers`: the JSON numbers."""
 
     texts: list[str] = field(default_factory=list)
     searched: list[str] = field(default_factory=list)
     numbers: list[int | float] = field(default_factory=list)
 
 
+_JSON_START = re.compile(r"\s*[\[{]")
+_MAY_START = frozenset("[{ \t\n\r")
+
+
 def _parsed(text: str) -> Any:
     """The object or array a string holds, else None."""
-    start = text.lstrip()[:1]
-    if start not in ("{", "["):
+    if text[:1] not in _MAY_START or not _JSON_START.match(text):
         return None
     try:
         value = json.loads(text)
@@ -56,32 +60,43 @@ def _parsed(text: str) -> Any:
 
 
 def output_texts(output: Any) -> OutputTexts:
-    """Every string (dict keys too) and number of an output, at any depth."""
+    """Every string (dict keys too) and number of an output, at any depth. The order
+    of the lists is no part of the contract: every answer takes minima over them."""
     out = OutputTexts()
-    stack: list[tuple[Any, bool]] = [(output, True)]
+    texts, searched, numbers = out.texts, out.searched, out.numbers
+    stack: list[Any] = [output]
     while stack:
-        item, searched = stack.pop()
+        item = stack.pop()
         if isinstance(item, str):
-            folded = fold(item)
-            out.texts.append(folded)
-            inner = _parsed(item)
-            if inner is None:
-                if searched:
-                    out.searched.append(folded)
-            else:
-                stack.append((inner, searched))
+            stack.extend(_string(item, texts, searched))
         elif isinstance(item, dict):
-            for key in sorted(item, key=str, reverse=True):
-                stack.append((item[key], searched))
-                stack.append((str(key), searched))
+            for key, value in item.items():
+                folded = fold(key if type(key) is str else str(key))
+                texts.append(folded)
+                searched.append(folded)
+                if type(value) is str:
+                    stack.extend(_string(value, texts, searched))
+                else:
+                    stack.append(value)
         elif isinstance(item, list | tuple):
-            stack.extend((v, searched) for v in reversed(item))
+            stack.extend(item)
         elif is_number(item):
-            out.numbers.append(item)
+            numbers.append(item)
             text = decimal_form(item)
             if text is not None:
-                out.texts.append(text)
+                texts.append(text)
     return out
+
+
+def _string(text: str, texts: list[str], searched: list[str]) -> tuple[Any, ...]:
+    """Record one string; what it holds, when it holds JSON, is left to walk."""
+    folded = fold(text)
+    texts.append(folded)
+    inner = _parsed(text)
+    if inner is None:
+        searched.append(folded)
+        return ()
+    return (inner,)
 
 
 def taint_regions(folded: str, markers: Sequence[Marker], window: int) -> list[tuple[str, int]]:

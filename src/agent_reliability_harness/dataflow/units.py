@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
+from functools import lru_cache
 from typing import Any
 
 # Numbers with more digits are not units: no recorded value is that long, and Python
@@ -23,6 +24,8 @@ _EMAIL = re.compile(r"(?<![a-z0-9._%+\-])[a-z0-9._%+\-]+@(?:[a-z0-9\-]+\.)+[a-z]
 _IBAN = re.compile(r"(?<![a-z0-9])[a-z]{2}[0-9]{2}[a-z0-9]{10,30}(?![a-z0-9])")
 _DIGITS = re.compile(r"(?<![0-9])[0-9]{6,}")
 _URL_TAIL = ".,;:!?'\")]}>"
+# Every piece needs one of these; most strings have none, and one search rules them out.
+_MAY_HOLD_PIECE = re.compile(r"://|www\.|@|[0-9]{6}|[a-z]{2}[0-9]{2}")
 NUMERAL = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 
 
@@ -47,6 +50,17 @@ class Unit:
 
 def fold(text: str) -> str:
     """Case-folded, every run of whitespace one space, no space at either end."""
+    if len(text) <= _SHORT:
+        return _fold_short(text)
+    return " ".join(text.casefold().split())
+
+
+# Keys and short values repeat across outputs (`"status": "ok"`): fold them once.
+_SHORT = 64
+
+
+@lru_cache(maxsize=8192)
+def _fold_short(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
@@ -106,6 +120,8 @@ def string_units(text: str, min_length: int = 6) -> list[Unit]:
     addresses, IBAN-shaped tokens and 6+ digit runs inside it by position; each text
     once, none shorter than `min_length`."""
     folded = fold(text)
+    if not _MAY_HOLD_PIECE.search(folded):
+        return [Unit(UnitKind.STRING, folded)] if len(folded) >= min_length else []
     found = [Unit(UnitKind.STRING, folded)]
     found.extend(unit for _, _, unit in sorted(_pieces(folded), key=lambda p: (p[0], p[1])))
     seen: set[str] = set()
@@ -140,6 +156,8 @@ def _leaves(value: Any) -> Iterator[Any]:
 
 def value_units(value: Any, min_length: int = 6) -> list[Unit]:
     """Every unit of an argument value, each once, in traversal order."""
+    if type(value) is str:
+        return string_units(value, min_length)
     out: list[Unit] = []
     seen: set[tuple[bool, Any]] = set()
     for leaf in _leaves(value):
