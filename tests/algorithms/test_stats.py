@@ -14,6 +14,7 @@ from scipy.stats import fisher_exact
 
 from agent_reliability_harness.stats import (
     Z95,
+    TaskTally,
     Verdict,
     any_repeated,
     as_alpha,
@@ -185,6 +186,27 @@ def test_task_stats_and_summary() -> None:
         "mean_pass_hat_1": None,
         "mean_pass_hat_k_min": None,
     }
+
+
+RUNS = st.lists(
+    st.tuples(
+        st.sampled_from(["t1", "t2", "t3"]),
+        st.booleans(),
+        st.lists(st.sampled_from(["ARH-SEQ-006", "ARH-FLW-004"]), max_size=2),
+    ),
+    max_size=12,
+)
+
+
+@given(RUNS, st.integers(0, 12))
+def test_tallies_merge_whatever_the_split(
+    runs: list[tuple[str, bool, list[str]]], cut: int
+) -> None:
+    left, right = TaskTally(), TaskTally()
+    for n, (task_id, passed, fired) in enumerate(runs):
+        (left if n < cut else right).add(task_id, passed, fired)
+    left.merge(right)
+    assert left.stats() == task_stats(runs)
 
 
 def test_verdicts() -> None:

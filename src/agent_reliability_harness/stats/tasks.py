@@ -92,6 +92,16 @@ class TaskTally:
         for rule_id in set(fired):
             counts[rule_id] = counts.get(rule_id, 0) + 1
 
+    def merge(self, other: TaskTally) -> None:
+        """Add another tally's counts (a worker's share of the runs): the result is the
+        same whichever way the runs were split."""
+        for task_id, runs in other._runs.items():
+            self._runs[task_id] = self._runs.get(task_id, 0) + runs
+            self._passed[task_id] = self._passed.get(task_id, 0) + other._passed[task_id]
+            counts = self._fired.setdefault(task_id, {})
+            for rule_id, fired in other._fired[task_id].items():
+                counts[rule_id] = counts.get(rule_id, 0) + fired
+
     def stats(self) -> list[TaskStats]:
         """Every task so far, sorted by task_id; each task's rules sorted by rule_id."""
         out = []
