@@ -4,6 +4,7 @@ single RE2 set search covers many texts) and over their numbers."""
 
 from __future__ import annotations
 
+import re
 import sys
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
@@ -16,6 +17,8 @@ NEVER = sys.maxsize
 TRUSTED, TAINT = 1, 2
 _CHUNK = 1 << 14
 _SEPARATOR = "\x00"
+# Beyond this many wanted integer parts, an alternation screens too slowly to pay.
+_SCREEN_LIMIT = 64
 
 
 class Seen:
@@ -106,10 +109,17 @@ def numbers(
     result: dict[Any, Seen] = {n: Seen() for n in wanted}
     if not wanted:
         return result
-    for number, where in numbers.items():
-        if number in result:
-            result[number].merge(where)
+    for number, seen in result.items():
+        where = numbers.get(number)
+        if where is not None:
+            seen.merge(where)
+    # A numeral of a wanted value holds that value's integer digits: texts without any
+    # of them cannot hold one, and only the others are read numeral by numeral.
+    digits = sorted({str(int(abs(n))) for n in wanted}, key=len, reverse=True)
+    screen = re.compile("|".join(digits)) if len(digits) <= _SCREEN_LIMIT else None
     for text, where in texts.items():
+        if screen is not None and not screen.search(text):
+            continue
         for match in NUMERAL.finditer(text):
             value = _signed(text, match.start(), match.group())
             if value is not None and value in result:
