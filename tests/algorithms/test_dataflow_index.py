@@ -229,3 +229,37 @@ def test_a_failed_set_pass_falls_back_to_substring_search() -> None:
     for batch in search._batches:
         batch.set = Failing()
     assert search.occurring(b"xx beta yy omega") == [1, 4]
+
+
+def _drive(
+    options: DataflowOptions,
+    steps: list[tuple[str, Any, Any]],
+    untrusted: set[str],
+    sinks: set[str],
+) -> Any:
+    # What a rule does with a trace: labels come from the tool's name, the index never sees it.
+    index = SourceIndex(options)
+    for position, (tool, arguments, output) in enumerate(steps):
+        if tool in sinks:
+            index.ask_sink(position, arguments, None)
+        index.ask_grounded(position, "any", arguments)
+        index.add_output(position, output, tool in untrusted)
+    return flat(index.resolve())
+
+
+@given(
+    traces(),
+    st.lists(st.tuples(st.sampled_from(["web", "mail", "pay"]), ARGS, VALUE), max_size=5),
+    st.permutations(["x", "y", "z"]),
+)
+def test_renaming_tools_consistently_changes_nothing(
+    trace: tuple[DataflowOptions, list[tuple[Any, ...]]],
+    steps: list[tuple[str, Any, Any]],
+    names: list[str],
+) -> None:
+    options = trace[0]
+    rename = dict(zip(["web", "mail", "pay"], names, strict=True))
+    renamed = [(rename[t], a, o) for t, a, o in steps]
+    assert _drive(options, renamed, {rename["web"]}, {rename["pay"]}) == _drive(
+        options, steps, {"web"}, {"pay"}
+    )
