@@ -17,6 +17,11 @@ RANKS = {
     "version": 0,
     "io": 1,
     "positions": 1,
+    # Pure algorithms over plain Python values (issues 15 and 16): rules, compare and
+    # reports build on them; they import nothing of the package but patterns.
+    "trajectory": 1,
+    "dataflow": 1,
+    "stats": 1,
     "models": 2,
     "adapters": 3,
     "rules": 4,
