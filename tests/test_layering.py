@@ -16,6 +16,7 @@ RANKS = {
     "patterns": 0,
     "version": 0,
     "io": 1,
+    "inputs": 1,  # the io stage's input side (walking, units, URLs)
     "positions": 1,
     "models": 2,
     "adapters": 3,
@@ -24,9 +25,8 @@ RANKS = {
     "engine": 6,
     "compare": 7,
     "render": 8,
+    "pipeline": 9,
     "api": 9,
-    "stream": 9,
-    "parallel": 9,
     "cli": 10,
     "__init__": 11,
     "__main__": 11,
