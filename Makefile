@@ -11,7 +11,7 @@ LINT_PATHS := src tests $(wildcard benchmarks)
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,test-adapters]'
+	$(PY) -m pip install -q -e '.[dev,test-adapters,dask]'
 	touch $@
 
 # Test-only tools from npm: Microsoft's SARIF validator (tests/test_sarif_multitool.py).

@@ -28,11 +28,13 @@ from .pipeline import (
     ReportSink,
     RunOptions,
     input_units,
-    load_policies as _load_all,
     make_executor,
     merge,
     run,
     run_policy_id,
+)
+from .pipeline import (
+    load_policies as _load_all,
 )
 from .pipeline.partial import PartialBuilder
 from .pipeline.plan import WorkPlan
@@ -106,7 +108,8 @@ def validate_paths(
     policies = _policies(policy)
     collector = ReportSink(positions=with_positions)
     options = RunOptions(fail_under, fmt, identity, allow_empty)
-    result = run(paths, policies, [collector], options, _executor(executor, jobs), stdin)
+    chosen = _executor(executor, jobs)
+    result = run(paths, policies, [collector], options=options, executor=chosen, stdin=stdin)
     if result.empty and not allow_empty:
         raise InputError("no traces found in the given paths")
     assert collector.run is not None
@@ -184,10 +187,10 @@ __all__ = [
     "InProcess",
     "LoadedTrace",
     "ProcessPool",
-    "make_executor",
     "load_policies",
     "load_policy",
     "load_traces",
+    "make_executor",
     "policy_from_dict",
     "report_json",
     "validate",

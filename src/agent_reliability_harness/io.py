@@ -226,8 +226,6 @@ def _looks_like_jsonl(data: bytes) -> bool:
     return True
 
 
-
-
 def read_bytes(path: str | os.PathLike[str], stdin: BinaryIO | None = None) -> bytes:
     """A whole file (`-`: standard input, empty when there is none); raises OSError."""
     if str(path) == STDIN:
@@ -280,9 +278,7 @@ def write_atomic(target: str, pieces: Iterable[str]) -> None:
 
     final = os.path.realpath(target)  # through a symlink: replace the file it names
     directory = os.path.dirname(final) or "."
-    fd, temp = tempfile.mkstemp(
-        prefix=f".{os.path.basename(final)}.", suffix=".tmp", dir=directory
-    )
+    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(final)}.", suffix=".tmp", dir=directory)
     try:
         with open(fd, "w", encoding="utf-8", newline="\n") as handle:
             for piece in pieces:

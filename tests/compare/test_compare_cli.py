@@ -272,10 +272,14 @@ def test_no_color_unless_terminal(baseline: str) -> None:
     assert "\033[" not in out
 
 
-def test_empty_candidate_warns_and_lists_removed_traces(tmp_path: Path, baseline: str) -> None:
+def test_empty_candidate_fails_unless_allowed(tmp_path: Path, baseline: str) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n")
-    code, out, err = cli("compare", "--baseline", baseline, "--policy", POLICY, str(empty))
+    args = ["compare", "--baseline", baseline, "--policy", POLICY, str(empty)]
+    code, out, err = cli(*args)
+    assert code == 1 and "9 removed" in out
+    assert err.startswith("error: no traces found in the given paths")
+    code, out, err = cli(*args, "--allow-empty")
     assert code == 0 and "9 removed" in out
     assert err.startswith("warning: no traces found")
 

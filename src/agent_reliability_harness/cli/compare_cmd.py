@@ -10,7 +10,7 @@ import argparse
 from typing import Any
 
 from ..adapters import AUTO, FORMAT_CHOICES
-from ..render import RenderOptions, file_renderers
+from ..render import file_renderers
 from ..scoring import DEFAULT_FAIL_UNDER
 from ..version import __version__
 from .common import (
@@ -171,7 +171,7 @@ def _load(args: argparse.Namespace, io: Streams, regression: Any) -> tuple[Any, 
         options = RunOptions(fail_under, args.format or AUTO, None, args.allow_empty)
         executor = make_executor(args.jobs, args.dask)
         candidate = regression.validate_candidate(
-            args.paths, policies, options, io, executor, io.stdin
+            args.paths, policies, options, io, executor=executor, stdin=io.stdin
         )
     except ArhError as exc:
         io.error(str(exc))

@@ -96,10 +96,14 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     context = pipeline.OutputContext(io.out, io, RenderOptions(__version__))
     sinks.extend(pipeline.output_sinks(targets, context))
     sinks.append(progress)
-    options = pipeline.RunOptions(args.fail_under, args.format, identity_from(args), args.allow_empty)
+    options = pipeline.RunOptions(
+        args.fail_under, args.format, identity_from(args), args.allow_empty
+    )
     try:
         executor = pipeline.make_executor(args.jobs, args.dask)
-        result = pipeline.run(args.paths, policies, sinks, options, executor, io.stdin)
+        result = pipeline.run(
+            args.paths, policies, sinks, options=options, executor=executor, stdin=io.stdin
+        )
     except ArhError as exc:
         progress.clear()
         io.error(str(exc))

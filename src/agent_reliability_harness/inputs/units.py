@@ -311,13 +311,15 @@ def iter_units(
 def _alone(items: list[Entry | Failure], index: int) -> bool:
     """No neighbour has the same name: export lines of one name next to each other are
     joined across the two files, so such files are read line by line."""
-    name = items[index].source_path if isinstance(items[index], Failure) else items[index].name
-    for other in (index - 1, index + 1):
-        if 0 <= other < len(items):
-            item = items[other]
-            if (item.source_path if isinstance(item, Failure) else item.name) == name:
-                return False
-    return True
+    name = _name(items[index])
+    return all(
+        not 0 <= other < len(items) or _name(items[other]) != name
+        for other in (index - 1, index + 1)
+    )
+
+
+def _name(item: Entry | Failure) -> str:
+    return item.source_path if isinstance(item, Failure) else item.name
 
 
 def decode_unit(unit: RawUnit, keep_text: bool = False) -> list[Document | Failure]:

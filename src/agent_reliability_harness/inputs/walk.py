@@ -3,6 +3,7 @@ entries, each with the name reports show and the name hint trace ids derive from
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -90,8 +91,10 @@ def _local_entries(raw: str, wanted: tuple[str, ...], cwd: str | None) -> list[E
     # Names are joined, not looked up per file (no getcwd per file); only a directory
     # above the working directory needs each file's own display_path.
     shown_base = "" if name == "." else name if name.endswith("/") else name + "/"
-    above_cwd = cwd is not None and os.path.isabs(raw) and cwd.startswith(
-        os.path.join(os.path.abspath(raw), "")
+    above_cwd = (
+        cwd is not None
+        and os.path.isabs(raw)
+        and cwd.startswith(os.path.join(os.path.abspath(raw), ""))
     )
     out: list[Entry | Failure] = []
     for rel, problem in _walk(raw, wanted):
@@ -131,7 +134,9 @@ def _walk(top: str, wanted: tuple[str, ...]) -> list[tuple[str, str | None]]:
                         found.append((rel.split("/"), rel, None))
         except OSError as exc:
             rel = prefix[:-1]
-            found.append((rel.split("/") if rel else [], rel, f"cannot read: {exc.strerror or exc}"))
+            found.append(
+                (rel.split("/") if rel else [], rel, f"cannot read: {exc.strerror or exc}")
+            )
     found.sort(key=lambda item: item[0])
     return [(rel, problem) for _, rel, problem in found]
 
@@ -158,10 +163,8 @@ def total_bytes(paths: Iterable[str]) -> int | None:
             continue
         if not isinstance(item.path, str):
             return None
-        try:
+        with contextlib.suppress(OSError):
             total += os.stat(item.path).st_size
-        except OSError:
-            pass
     return total
 
 

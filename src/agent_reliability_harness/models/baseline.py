@@ -100,9 +100,7 @@ def _opt_tokens(data: dict[str, Any], where: str) -> int | None:
     if isinstance(value, float) and value.is_integer() and _total(value):
         value = int(value)
     if not isinstance(value, int) or not _total(value):
-        raise _bad(
-            f"{where}.total_tokens", f"must be an integer >= 0 or null (got {_show(value)})"
-        )
+        raise _bad(f"{where}.total_tokens", f"must be an integer >= 0 or null (got {_show(value)})")
     return value
 
 

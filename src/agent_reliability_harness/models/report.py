@@ -216,7 +216,9 @@ REPORTS = "reports"
 INPUT_ERRORS = "input_errors"
 
 
-def run_fields(policy_id: str, summary: Summary, sections: Iterable[Section] = ()) -> dict[str, Any]:
+def run_fields(
+    policy_id: str, summary: Summary, sections: Iterable[Section] = ()
+) -> dict[str, Any]:
     """The run report's top-level keys in order, with None standing for the two arrays
     (REPORTS, INPUT_ERRORS), which a writer fills from the reports and input errors."""
     sections = tuple(sections)

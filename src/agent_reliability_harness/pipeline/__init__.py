@@ -1,7 +1,7 @@
 """The evaluation pipeline: load -> adapt -> parse -> evaluate -> report, with pluggable
 executors (in-process, a process pool, a Dask cluster) and sinks.
 
-    result = run(paths, policies, sinks, RunOptions(), executor=ProcessPool(4))
+    result = run(paths, policies, sinks, options=RunOptions(), executor=ProcessPool(4))
 
 Extension points: `register_section` (a run-level report section built by a mergeable
 Accumulator fed per trace), `PieceSpec` in a sink's `needs` (a per-trace text made in

@@ -50,7 +50,9 @@ class DaskExecutor:
         try:
             return _distributed().Client(self.address, set_as_default=False, timeout=30)
         except (OSError, TimeoutError) as exc:
-            raise DaskUnavailable(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
+            raise DaskUnavailable(
+                f"cannot reach the Dask scheduler at {self.address}: {exc}"
+            ) from None
 
     def map(self, plan: WorkPlan, chunks: Iterator[list[Unit]]) -> Iterator[Partial]:
         client = self.client if self.client is not None else self._connect()

@@ -89,8 +89,8 @@ def lines_joined(before: bytes, after: bytes) -> bool:
 
 def session_adapters(fmt: str) -> tuple[Adapter, ...]:
     """Adapters that read a JSONL file whole (one file = one session) for this --format."""
-    chosen = adapters.ADAPTERS if fmt == AUTO else tuple(
-        a for a in adapters.ADAPTERS if a.name == fmt
+    chosen = (
+        adapters.ADAPTERS if fmt == AUTO else tuple(a for a in adapters.ADAPTERS if a.name == fmt)
     )
     return tuple(a for a in chosen if a.detect_line is not None and a.convert_lines is not None)
 
@@ -135,9 +135,7 @@ def coalesce(pieces: Iterable[Any]) -> Iterator[Any]:
         found = None
         if isinstance(piece, Hinted) and piece.document.line is not None:
             found = adapters.export_kind(piece.document.value)
-        if batch and (
-            found != kind or piece.document.source_path != batch[0].document.source_path
-        ):
+        if batch and (found != kind or piece.document.source_path != batch[0].document.source_path):
             yield _joined_batch(kind, batch)
             batch = []
         if found is not None:
@@ -174,7 +172,9 @@ def unit_documents(units: Iterable[Unit]) -> Iterator[Hinted | InputFailure | Se
                     continue
                 for document in decode_unit(part):
                     if isinstance(document, Failure):
-                        yield InputFailure(document.source_path, document.message, line=document.line)
+                        yield InputFailure(
+                            document.source_path, document.message, line=document.line
+                        )
                     else:
                         yield Hinted(document, part.hint)
 
@@ -333,7 +333,9 @@ class Reader:
             return
         name = unit.hint or stem(unit.source_path)
         try:
-            candidates = adapters.convert_session(adapter, _chain(first, lines), name, self.identity)
+            candidates = adapters.convert_session(
+                adapter, _chain(first, lines), name, self.identity
+            )
         except InputError as exc:
             yield from failures
             yield InputFailure(unit.source_path, str(exc))

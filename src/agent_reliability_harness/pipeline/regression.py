@@ -15,6 +15,7 @@ from ..models.policy import Policy
 from ..models.report import RunReport
 from ..render import Renderer, RenderOptions, get_renderer
 from .executors import Executor
+from .partial import Sink
 from .run import RunOptions, run
 from .sinks import ErrorSink, Messages, ReportSink, write_output
 
@@ -46,6 +47,7 @@ def validate_candidate(
     policies: Sequence[Policy],
     options: RunOptions,
     messages: Messages,
+    *,
     executor: Executor | None = None,
     stdin: Any = None,
 ) -> Candidate:
@@ -53,7 +55,8 @@ def validate_candidate(
     through `messages`. ReportError when one trace_id is judged twice."""
     collector = ReportSink()
     errors = ErrorSink(messages, options.allow_empty, empty_warning=EMPTY_CANDIDATE)
-    result = run(paths, policies, [errors, collector], options, executor, stdin)
+    sinks: list[Sink] = [errors, collector]
+    result = run(paths, policies, sinks, options=options, executor=executor, stdin=stdin)
     assert collector.run is not None
     check_unique_ids(collector.run)
     ok = result.input_errors == 0 and (options.allow_empty or not result.empty)
@@ -98,9 +101,9 @@ def gate(
         text = renderer.render(comparison, plain)
         written &= write_output(target, (text,), outputs.stdout, messages)
     if outputs.candidate_json:
-        text = candidate.text
-        if text is None:  # validated now: exactly what `arh validate --json-out` writes
-            text = get_renderer("run", "json").render(candidate.report, plain)
-        written &= write_output(outputs.candidate_json, (text,), outputs.stdout, messages)
+        saved = candidate.text
+        if saved is None:  # validated now: exactly what `arh validate --json-out` writes
+            saved = get_renderer("run", "json").render(candidate.report, plain)
+        written &= write_output(outputs.candidate_json, (saved,), outputs.stdout, messages)
     passed = comparison.gate.passed and candidate.ok and written
     return comparison, passed

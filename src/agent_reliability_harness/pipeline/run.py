@@ -17,8 +17,8 @@ from ..io import Failure, display_path
 from ..models.policy import Policy
 from ..models.report import Section
 from ..scoring import DEFAULT_FAIL_UNDER
-from .documents import claims_for, lines_joined
 from . import executors
+from .documents import claims_for, lines_joined
 from .executors import Executor, InProcess, chunked
 from .partial import RunResult, Sink, merge
 from .plan import WorkPlan, combine, registered_sections
@@ -50,14 +50,14 @@ def policy_files(paths: Iterable[str]) -> list[str]:
             if name.endswith(POLICY_SUFFIXES) and os.path.isfile(os.path.join(path, name))
         )
         if not found:
-            raise PolicyError(f"invalid policy {display_path(path)}: directory holds no policy files")
+            raise PolicyError(
+                f"invalid policy {display_path(path)}: directory holds no policy files"
+            )
         files.extend(os.path.join(path, name) for name in found)
     return files
 
 
-def load_policies(
-    paths: Iterable[str], loader: Callable[[str], Policy]
-) -> tuple[Policy, ...]:
+def load_policies(paths: Iterable[str], loader: Callable[[str], Policy]) -> tuple[Policy, ...]:
     """Every policy of `--policy` arguments (files or directories), in order, each read
     through `loader`; the first trace-matching one judges each trace."""
     return tuple(loader(path) for path in policy_files(paths))
@@ -68,9 +68,7 @@ def run_policy_id(policies: Sequence[Policy]) -> str:
     return ", ".join(dict.fromkeys(policy.policy_id for policy in policies))
 
 
-def make_plan(
-    policies: Sequence[Policy], options: RunOptions, sinks: Sequence[Sink]
-) -> WorkPlan:
+def make_plan(policies: Sequence[Policy], options: RunOptions, sinks: Sequence[Sink]) -> WorkPlan:
     """The WorkPlan for these policies and options, with what the sinks need."""
     needs = combine([sink.needs for sink in sinks], registered_sections())
     return WorkPlan(tuple(policies), options.fail_under, options.fmt, options.identity, needs)
@@ -101,6 +99,7 @@ def run(
     paths: Iterable[str],
     policies: Sequence[Policy],
     sinks: Sequence[Sink] = (),
+    *,
     options: RunOptions = RunOptions(),
     executor: Executor | None = None,
     stdin: Any = None,

@@ -90,7 +90,9 @@ class ErrorSink:
 class ConsoleSink:
     """Human text, one block per trace as it arrives, then the summary line."""
 
-    def __init__(self, out: TextIO, options: RenderOptions, clear: Callable[[], None] = _nothing) -> None:
+    def __init__(
+        self, out: TextIO, options: RenderOptions, clear: Callable[[], None] = _nothing
+    ) -> None:
         self.out = out
         self.clear = clear
         self.piece = console_spec(options)
@@ -231,9 +233,7 @@ def register_output(name: str, factory: OutputFactory) -> None:
 
 def output_sinks(targets: Sequence[tuple[Renderer, str]], context: OutputContext) -> list[Sink]:
     """The sinks that write these `--<name>-out` files."""
-    sinks: list[Sink] = [
-        _OUTPUTS[r.name](r, t, context) for r, t in targets if r.name in _OUTPUTS
-    ]
+    sinks: list[Sink] = [_OUTPUTS[r.name](r, t, context) for r, t in targets if r.name in _OUTPUTS]
     whole = [(r, t) for r, t in targets if r.name not in _OUTPUTS]
     if whole:
         sinks.append(RenderSink(whole, context.options, context.out, context.messages))

@@ -172,4 +172,3 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
             f"{quiet} trace{'s' if quiet != 1 else ''} with no change in verdict, score or findings"
         )
     return "\n".join(lines) + "\n"
-

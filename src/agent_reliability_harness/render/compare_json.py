@@ -12,4 +12,3 @@ from .json_ import dumps
 
 def render_compare(comparison: Comparison, options: RenderOptions) -> str:
     return dumps(comparison.to_dict())
-

@@ -137,4 +137,3 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
     if resolved:
         lines += ["", "### Resolved findings", "", *_finding_table(resolved, "resolved findings")]
     return "\n".join(lines) + "\n"
-

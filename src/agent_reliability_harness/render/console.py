@@ -65,4 +65,3 @@ def summary_text(summary: Summary, input_errors: int) -> str:
 def render_run(report: RunReport, options: RenderOptions) -> str:
     blocks = "".join(trace_text(r, options) for r in report.reports)
     return blocks + summary_text(report.summary, len(report.input_errors))
-

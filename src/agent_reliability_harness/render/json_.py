@@ -110,4 +110,3 @@ def render_run(report: RunReport, options: RenderOptions) -> str:
             joined(failure_element(f) for f in report.input_errors),
         )
     )
-

@@ -91,4 +91,3 @@ def render_run(report: RunReport, options: RenderOptions) -> str:
         lines += _testcase(trace_report)
     lines += ["  </testsuite>", "</testsuites>"]
     return "\n".join(lines) + "\n"
-

@@ -209,4 +209,3 @@ def render_run(report: RunReport, options: RenderOptions) -> str:
         out.append(_truncation_note(blocks[shown:], len(blocks)))
     out.append(_link_definitions(shown_rules))
     return "".join(out)
-

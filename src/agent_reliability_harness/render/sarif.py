@@ -238,4 +238,3 @@ def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
 
 def render_run(report: RunReport, options: RenderOptions) -> str:
     return json.dumps(sarif_log(report, options), indent=2, ensure_ascii=False) + "\n"
-
