@@ -70,6 +70,11 @@ class FullMatcher:
     def fullmatch(self, text: str) -> bool:
         return self._regex.fullmatch(text) is not None
 
+    def __reduce__(self) -> tuple[type[FullMatcher], tuple[str]]:
+        # Compiled RE2 objects cannot be pickled: a process-pool or Dask worker compiles
+        # the pattern again from its text.
+        return (FullMatcher, (self.pattern,))
+
 
 # Patterns whose meaning depends on where the whole text starts or ends, beyond what
 # multi-line ^ and $ express (\A, \z, or a flag group that could turn (?m) off).
@@ -110,6 +115,10 @@ class PatternSet:
 
     def __bool__(self) -> bool:
         return bool(self.patterns)
+
+    def __reduce__(self) -> tuple[type[PatternSet], tuple[tuple[str, ...]]]:
+        # As FullMatcher: workers compile the set again from the pattern texts.
+        return (PatternSet, (self.patterns,))
 
     def matches(self, text: str) -> list[int]:
         """Indices of the patterns that match somewhere in `text`, ascending."""

@@ -18,6 +18,7 @@ from .plan import WorkPlan
 from .process import UnitProcessor
 
 IN_FLIGHT_PER_THREAD = 3
+CONNECT_TIMEOUT_S = 30
 
 
 class DaskUnavailable(ArhError):
@@ -48,7 +49,9 @@ class DaskExecutor:
 
     def _connect(self) -> Any:
         try:
-            return _distributed().Client(self.address, set_as_default=False, timeout=30)
+            return _distributed().Client(
+                self.address, set_as_default=False, timeout=CONNECT_TIMEOUT_S
+            )
         except (OSError, TimeoutError) as exc:
             raise DaskUnavailable(
                 f"cannot reach the Dask scheduler at {self.address}: {exc}"
