@@ -75,6 +75,13 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="with --fail-on regressions, also fail when a trace's score falls by more than N",
     )
+    _add_outputs(parser)
+    add_run_args(parser, "PATH... (with --policy)")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="trace inputs (with --policy)")
+    parser.set_defaults(handler=run)
+
+
+def _add_outputs(parser: argparse.ArgumentParser) -> None:
     for renderer in file_renderers("compare"):
         parser.add_argument(
             f"--{renderer.name}-out",
@@ -88,9 +95,6 @@ def add_parser(subparsers: Any) -> None:
         help="save the candidate as a JSON report (the next baseline)",
     )
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
-    add_run_args(parser, "PATH... (with --policy)")
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="trace inputs (with --policy)")
-    parser.set_defaults(handler=run)
 
 
 def _misuse(args: argparse.Namespace) -> str | None:
