@@ -122,3 +122,25 @@ def test_jobs_and_dask_together_is_misuse(bench_corpus: tuple[Path, Path]) -> No
     args = ["validate", "--policy", str(policy), str(traces), "--jobs", "2", "--dask", "x"]
     code, _, err = _cli(args)
     assert code == 2 and err == "error: give --jobs or --dask, not both\n"
+
+
+def test_compare_policy_runs_on_every_executor(
+    scheduler: str, inputs: list[str], bench_corpus: tuple[Path, Path], tmp_path: Path
+) -> None:
+    policy, traces = bench_corpus
+    baseline = tmp_path / "baseline.json"
+    _cli(["validate", "--policy", str(policy), str(traces), "--quiet", "--json-out", str(baseline)])
+    paths = [inputs[0], inputs[1], inputs[3]]  # the corpus, the samples, a missing file
+    compare = ["compare", "--baseline", str(baseline), "--policy", str(policy), *paths]
+    outputs = []
+    for number, how in enumerate((["--jobs", "1"], ["--jobs", "2"], ["--dask", scheduler])):
+        target = tmp_path / f"candidate-{number}.json"
+        code, out, err = _cli(
+            [*compare, *how, "--json-out", "-", "--candidate-json-out", str(target)]
+        )
+        outputs.append((code, out, err, target.read_bytes()))
+    assert outputs[1] == outputs[0] and outputs[2] == outputs[0]
+    code, out, err, candidate = outputs[0]
+    assert code == 1 and err.endswith("missing.json: no such file or directory\n")
+    assert json.loads(candidate)["summary"]["total_traces"] == 309  # 300 + the 9 samples
+    assert "added" in out

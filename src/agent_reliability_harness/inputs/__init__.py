@@ -24,7 +24,16 @@ from .units import (
     read_whole,
     session_lines,
 )
-from .walk import Entry, Location, expand_paths, name_hints, stem, suffix, total_bytes
+from .walk import (
+    Entry,
+    Location,
+    expand_paths,
+    name_hints,
+    policy_files,
+    stem,
+    suffix,
+    total_bytes,
+)
 
 
 def iter_documents(
@@ -63,6 +72,7 @@ __all__ = [
     "line_ranges",
     "name_hints",
     "open_binary",
+    "policy_files",
     "read_line_range",
     "read_whole",
     "session_lines",

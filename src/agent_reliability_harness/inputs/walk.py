@@ -8,7 +8,7 @@ import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from ..errors import InputError
+from ..errors import InputError, PolicyError
 from ..io import STDIN, STDIN_NAME, TRACE_SUFFIXES, Failure, display_path
 from .remote import RemoteFile, expand_url, is_url
 
@@ -155,6 +155,30 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
         return False
 
 
+POLICY_SUFFIXES = (".json", ".yaml", ".yml")
+
+
+def policy_files(paths: Iterable[str]) -> list[str]:
+    """Policy files in order: each argument, or a directory's *.json, *.yaml and *.yml
+    files (not its subdirectories) in sorted order."""
+    files: list[str] = []
+    for path in paths:
+        if not os.path.isdir(path):
+            files.append(path)
+            continue
+        found = sorted(
+            name
+            for name in os.listdir(path)
+            if name.endswith(POLICY_SUFFIXES) and os.path.isfile(os.path.join(path, name))
+        )
+        if not found:
+            raise PolicyError(
+                f"invalid policy {display_path(path)}: directory holds no policy files"
+            )
+        files.extend(os.path.join(path, name) for name in found)
+    return files
+
+
 def total_bytes(paths: Iterable[str]) -> int | None:
     """The inputs' size for a progress bar; None when standard input or a URL is read."""
     total = 0
@@ -207,4 +231,13 @@ def _shown(entry: Entry) -> str:
     return entry.name
 
 
-__all__ = ["Entry", "Location", "expand_paths", "name_hints", "stem", "suffix", "total_bytes"]
+__all__ = [
+    "Entry",
+    "Location",
+    "expand_paths",
+    "name_hints",
+    "policy_files",
+    "stem",
+    "suffix",
+    "total_bytes",
+]

@@ -10,6 +10,7 @@ the workers), and `register_output` (a file output streamed through its own sink
 
 from __future__ import annotations
 
+from ..inputs import policy_files
 from .documents import STREAM_MIN_BYTES, Loaded, Reader, export_line, lines_joined
 from .executors import (
     CHUNK_BYTES,
@@ -34,7 +35,7 @@ from .plan import (
 )
 from .process import UnitProcessor
 from .routing import Router, applies
-from .run import RunOptions, input_units, load_policies, make_plan, policy_files, run, run_policy_id
+from .run import RunOptions, input_units, load_policies, make_plan, run, run_policy_id
 from .sinks import (
     ConsoleSink,
     ErrorSink,

@@ -4,16 +4,14 @@ sinks. The CLI only maps argv to these options and sinks."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .. import adapters
 from ..adapters import AUTO, Identity
-from ..errors import PolicyError
-from ..inputs import Entry, Unit, expand_paths, iter_units
-from ..io import Failure, display_path
+from ..inputs import Entry, Unit, expand_paths, iter_units, policy_files
+from ..io import Failure
 from ..models.policy import Policy
 from ..models.report import Section
 from ..scoring import DEFAULT_FAIL_UNDER
@@ -22,8 +20,6 @@ from .documents import claims_for, lines_joined
 from .executors import Executor, InProcess, chunked
 from .partial import RunResult, Sink, merge
 from .plan import WorkPlan, combine, registered_sections
-
-POLICY_SUFFIXES = (".json", ".yaml", ".yml")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,27 +30,6 @@ class RunOptions:
     fmt: str = AUTO
     identity: Identity | None = None
     allow_empty: bool = False  # a run with no trace at all (empty directories too) passes
-
-
-def policy_files(paths: Iterable[str]) -> list[str]:
-    """Policy files in order: each argument, or a directory's *.json, *.yaml and *.yml
-    files (not its subdirectories) in sorted order."""
-    files: list[str] = []
-    for path in paths:
-        if not os.path.isdir(path):
-            files.append(path)
-            continue
-        found = sorted(
-            name
-            for name in os.listdir(path)
-            if name.endswith(POLICY_SUFFIXES) and os.path.isfile(os.path.join(path, name))
-        )
-        if not found:
-            raise PolicyError(
-                f"invalid policy {display_path(path)}: directory holds no policy files"
-            )
-        files.extend(os.path.join(path, name) for name in found)
-    return files
 
 
 def load_policies(paths: Iterable[str], loader: Callable[[str], Policy]) -> tuple[Policy, ...]:
