@@ -234,6 +234,13 @@ def read_bytes(path: str | os.PathLike[str], stdin: BinaryIO | None = None) -> b
         return handle.read()
 
 
+def read_local(path: str) -> bytes:
+    """A whole local file, read with one open, fstat and read; raises OSError."""
+    data = read_small(path, 1 << 62)
+    assert data is not None
+    return data
+
+
 def read_small(path: str, limit: int) -> bytes | None:
     """The bytes of a local file smaller than `limit`, read with one open, fstat and read
     (a directory walk may read millions); None when it is `limit` bytes or more, for the

@@ -18,8 +18,8 @@ from ..io import (
     decode_bytes,
     decode_json_bytes,
     iter_jsonl,
-    read_bytes,
     read_document,
+    read_local,
 )
 from .remote import RemoteFile, open_remote
 from .walk import Entry, Location, suffix
@@ -98,7 +98,7 @@ def read_whole(path: Location) -> bytes:
     if isinstance(path, RemoteFile):
         with open_remote(path) as handle:
             return handle.read()
-    return read_bytes(path)
+    return read_local(path)
 
 
 def _cannot_read(name: str, exc: OSError, line: int | None = None) -> Failure:

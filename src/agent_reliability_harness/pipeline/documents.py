@@ -60,7 +60,6 @@ class BigFile:
     (`Reader.whole_data` reads it whole if the stream declines)."""
 
     unit: RawUnit
-    size: int
 
 
 Item = Loaded | InputFailure | BigFile
@@ -244,7 +243,7 @@ class Reader:
                 if self.stream_big and isinstance(path, str):
                     data = read_small(path, STREAM_MIN_BYTES)
                     if data is None:
-                        yield BigFile(unit, STREAM_MIN_BYTES)
+                        yield BigFile(unit)
                         return
                 else:
                     data = read_whole(path)

@@ -15,7 +15,7 @@ from ..io import STDIN, Spool, write_atomic
 from ..models.report import InputFailure, RunReport, TraceReport
 from ..render import Renderer, RenderOptions
 from ..render.console import summary_text, trace_text
-from ..render.json_ import failure_element, report_element, run_pieces
+from ..render.json_ import array_text, failure_element, report_element, run_pieces
 from .partial import Partial, RunResult, Sink
 from .plan import Needs, PieceSpec, TraceView
 
@@ -155,8 +155,7 @@ class JsonReportSink:
 
 def _append(spool: Spool, elements: list[str]) -> None:
     if elements:
-        text = ",\n".join(elements)
-        spool.write(text if spool.empty else ",\n" + text)
+        spool.write(array_text(elements, first=spool.empty))
 
 
 class ReportSink:

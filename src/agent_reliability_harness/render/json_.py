@@ -66,6 +66,13 @@ def joined(elements: Iterable[str]) -> Iterator[str]:
         first = False
 
 
+def array_text(elements: Iterable[str], first: bool = True) -> str:
+    """`joined` as one string, for array text built a batch at a time: a batch that
+    does not come first starts with the separator."""
+    text = "".join(joined(elements))
+    return text if first or not text else ",\n" + text
+
+
 def run_pieces(
     policy_id: str,
     summary: Summary,
