@@ -83,8 +83,8 @@ def test_unreadable_subdirectory_is_reported(
     entries = expand_paths([str(tmp_path / "d")])
     assert entries == [
         Failure(f"{tmp_path}/d/locked", "cannot read: Permission denied"),
-        Entry(f"{tmp_path}/d/ok.json", f"{tmp_path}/d/ok.json", "ok", "ok.json"),
-        Entry(f"{tmp_path}/d/z.json", f"{tmp_path}/d/z.json", "z", "z.json"),
+        Entry(f"{tmp_path}/d/ok.json", f"{tmp_path}/d/ok.json", "ok"),
+        Entry(f"{tmp_path}/d/z.json", f"{tmp_path}/d/z.json", "z"),
     ]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..errors import InputError, PolicyError
 from ..io import STDIN, STDIN_NAME, TRACE_SUFFIXES, Failure, display_path
@@ -14,6 +14,8 @@ from .remote import RemoteFile, expand_url, is_url
 
 # A local file is named by its path as given (a str: cheaper than a Path per file).
 Location = str | RemoteFile
+# (name shown, path, path relative to the argument it was found under), before hints.
+_Found = tuple[str, Location | None, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +26,6 @@ class Entry:
     name: str
     path: Location | None
     hint: str = ""
-    rel: str = ""  # path relative to the argument it was found under (hints only)
 
 
 def suffix(name: str) -> str:
@@ -47,10 +48,10 @@ def expand_paths(paths: Iterable[str], suffixes: Sequence[str] = ()) -> list[Ent
     through fsspec. A Failure stands in for an argument that cannot be read."""
     wanted = tuple(dict.fromkeys((*TRACE_SUFFIXES, *suffixes)))
     cwd = _cwd()
-    found: list[Entry | Failure] = []
+    found: list[_Found | Failure] = []
     for raw in paths:
         if raw == STDIN:
-            found.append(Entry(STDIN_NAME, None, rel=STDIN_NAME))
+            found.append((STDIN_NAME, None, STDIN_NAME))
         elif is_url(raw):
             found.extend(_url_entries(raw, wanted))
         else:
@@ -65,7 +66,7 @@ def _cwd() -> str | None:
         return None
 
 
-def _url_entries(raw: str, wanted: tuple[str, ...]) -> list[Entry | Failure]:
+def _url_entries(raw: str, wanted: tuple[str, ...]) -> list[_Found | Failure]:
     try:
         files = expand_url(raw, wanted)
     except InputError as exc:
@@ -74,10 +75,10 @@ def _url_entries(raw: str, wanted: tuple[str, ...]) -> list[Entry | Failure]:
         return [Failure(raw, f"cannot read: {exc.strerror or exc}")]
     if not files:
         return [Failure(raw, f"no {_listing(wanted)} files found")]
-    return [Entry(name, file, rel=rel) for name, file, rel in files]
+    return [(name, file, rel) for name, file, rel in files]
 
 
-def _local_entries(raw: str, wanted: tuple[str, ...], cwd: str | None) -> list[Entry | Failure]:
+def _local_entries(raw: str, wanted: tuple[str, ...], cwd: str | None) -> list[_Found | Failure]:
     name = display_path(raw, cwd)
     try:
         is_dir = os.path.isdir(raw)
@@ -87,7 +88,7 @@ def _local_entries(raw: str, wanted: tuple[str, ...], cwd: str | None) -> list[E
     if not exists:
         return [Failure(name, "no such file or directory")]
     if not is_dir:
-        return [Entry(name, raw, rel=name)]
+        return [(name, raw, name)]
     # Names are joined, not looked up per file (no getcwd per file); only a directory
     # above the working directory needs each file's own display_path.
     shown_base = "" if name == "." else name if name.endswith("/") else name + "/"
@@ -96,14 +97,15 @@ def _local_entries(raw: str, wanted: tuple[str, ...], cwd: str | None) -> list[E
         and os.path.isabs(raw)
         and cwd.startswith(os.path.join(os.path.abspath(raw), ""))
     )
-    out: list[Entry | Failure] = []
+    top = raw if raw.endswith("/") else raw + "/"
+    out: list[_Found | Failure] = []
     for rel, problem in _walk(raw, wanted):
         if problem is not None:
             out.append(Failure(shown_base + rel if rel else name, problem))
             continue
-        path = os.path.join(raw, rel)
+        path = top + rel
         shown = display_path(path, cwd) if above_cwd else shown_base + rel
-        out.append(Entry(shown, path, rel=rel))
+        out.append((shown, path, rel))
     if not out:
         out.append(Failure(name, f"directory contains no {_listing(wanted)} files"))
     return out
@@ -130,7 +132,7 @@ def _walk(top: str, wanted: tuple[str, ...]) -> list[tuple[str, str | None]]:
                     rel = prefix + entry.name
                     if _is_real_dir(entry):
                         pending.append((entry.path, rel + "/"))
-                    elif suffix(entry.name) in wanted and _is_file(entry):
+                    elif _wanted(entry.name, wanted) and _is_file(entry):
                         found.append((rel.split("/"), rel, None))
         except OSError as exc:
             rel = prefix[:-1]
@@ -139,6 +141,14 @@ def _walk(top: str, wanted: tuple[str, ...]) -> list[tuple[str, str | None]]:
             )
     found.sort(key=lambda item: item[0])
     return [(rel, problem) for _, rel, problem in found]
+
+
+def _wanted(name: str, suffixes: tuple[str, ...]) -> bool:
+    """A file name ending in one of the suffixes after at least one other character (as
+    `PurePath.suffix` sees it: ".json" alone is a name, not a suffix)."""
+    return name.endswith(suffixes) and any(
+        name.endswith(s) and len(name) > len(s) for s in suffixes
+    )
 
 
 def _is_real_dir(entry: os.DirEntry[str]) -> bool:
@@ -192,43 +202,44 @@ def total_bytes(paths: Iterable[str]) -> int | None:
     return total
 
 
-def name_hints(entries: list[Entry | Failure]) -> list[Entry | Failure]:
-    """Give each entry its name hint: the file's stem, unless another file of the run has
-    the same stem; those are named by their path relative to the directory given (`a/run`
-    for `a/run.json`), else by the path shown without suffix, else by the path shown."""
+def name_hints(found: list[_Found | Failure]) -> list[Entry | Failure]:
+    """Give each file its name hint: its stem, unless another file of the run has the same
+    stem; those are named by their path relative to the directory given (`a/run` for
+    `a/run.json`), else by the path shown without suffix, else by the path shown."""
     groups: dict[str, set[str]] = {}
-    for item in entries:
-        if isinstance(item, Entry):
-            groups.setdefault(stem(item.name), set()).add(item.name)
-    chosen: dict[str, str] = {}
-    for key, names in groups.items():
-        if len(names) == 1:
-            chosen[next(iter(names))] = key
-    colliding = [e for e in entries if isinstance(e, Entry) and e.name not in chosen]
+    for item in found:
+        if not isinstance(item, Failure):
+            groups.setdefault(stem(item[0]), set()).add(item[0])
+    chosen = {next(iter(names)): key for key, names in groups.items() if len(names) == 1}
+    colliding = [f for f in found if not isinstance(f, Failure) and f[0] not in chosen]
     for level in (_rel_without_suffix, _name_without_suffix, _shown):
         counts: dict[str, set[str]] = {}
-        for entry in colliding:
-            counts.setdefault(level(entry), set()).add(entry.name)
-        for entry in colliding:
-            if entry.name not in chosen and len(counts[level(entry)]) == 1:
-                chosen[entry.name] = level(entry)
-    for entry in colliding:
-        chosen.setdefault(entry.name, entry.name)
-    return [replace(e, hint=chosen[e.name]) if isinstance(e, Entry) else e for e in entries]
+        for item in colliding:
+            counts.setdefault(level(item), set()).add(item[0])
+        for item in colliding:
+            if item[0] not in chosen and len(counts[level(item)]) == 1:
+                chosen[item[0]] = level(item)
+    return [
+        item if isinstance(item, Failure) else Entry(item[0], item[1], chosen.get(item[0], item[0]))
+        for item in found
+    ]
 
 
-def _rel_without_suffix(entry: Entry) -> str:
-    ext = suffix(entry.rel)
-    return entry.rel[: -len(ext)] if ext else entry.rel
+def _without_suffix(text: str) -> str:
+    ext = suffix(text)
+    return text[: -len(ext)] if ext else text
 
 
-def _name_without_suffix(entry: Entry) -> str:
-    ext = suffix(entry.name)
-    return entry.name[: -len(ext)] if ext else entry.name
+def _rel_without_suffix(item: _Found) -> str:
+    return _without_suffix(item[2])
 
 
-def _shown(entry: Entry) -> str:
-    return entry.name
+def _name_without_suffix(item: _Found) -> str:
+    return _without_suffix(item[0])
+
+
+def _shown(item: _Found) -> str:
+    return item[0]
 
 
 __all__ = [
