@@ -262,9 +262,20 @@ def read_small(path: str, limit: int) -> bytes | None:
         os.close(fd)
 
 
+def _special(target: str) -> bool | None:
+    """True for an existing device, pipe or socket (written in place, never replaced: a
+    report to /dev/null must not turn it into a file), False for a regular file, None
+    when there is nothing there."""
+    try:
+        mode = os.stat(target).st_mode
+    except (OSError, ValueError):
+        return None
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
 def check_creatable(target: str) -> str | None:
     """Why an output file could not be created (before a run starts), or None."""
-    if target == STDIN:
+    if target == STDIN or _special(target):
         return None
     final = os.path.realpath(target)
     if os.path.isdir(final):
@@ -280,7 +291,13 @@ def check_creatable(target: str) -> str | None:
 def write_atomic(target: str, pieces: Iterable[str]) -> None:
     """Write UTF-8 text to `target` all or nothing: into a temporary file in its directory,
     fsynced, then renamed over it. An interrupted or failed write leaves the old file as
-    it was; concurrent writers each rename a complete file. Raises OSError."""
+    it was; concurrent writers each rename a complete file. A device or pipe (/dev/null,
+    a FIFO) is written in place. Raises OSError."""
+    if _special(target):
+        with open(target, "w", encoding="utf-8", newline="\n") as handle:
+            for piece in pieces:
+                handle.write(piece)
+        return
     import tempfile  # noqa: PLC0415 - only when a report is written
 
     final = os.path.realpath(target)  # through a symlink: replace the file it names

@@ -8,8 +8,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -182,3 +184,16 @@ def test_concurrent_runs_each_write_a_complete_report(tmp_path: Path) -> None:
         assert all(p.wait(timeout=120) in (0, 1) for p in procs)
         assert target.read_text() in expected
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_pipe_target_is_written_in_place(tmp_path: Path) -> None:
+    fifo = tmp_path / "report.fifo"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()))
+    reader.start()
+    code, _, err = _validate(fifo)
+    reader.join(timeout=60)
+    assert (code, err) == (1, "")
+    assert json.loads(received[0])["summary"]["total_traces"] == 9
+    assert stat.S_ISFIFO(fifo.stat().st_mode)  # still a pipe, not replaced by a file
