@@ -298,6 +298,7 @@ def test_python_api(baseline: str) -> None:
     [
         (["--fail-under", "50"], "--fail-under has no effect with --candidate"),
         (["--format", "auto"], "--format has no effect with --candidate"),
+        (["--jobs", "2"], "--jobs has no effect with --candidate"),
         (["--fail-on", "never", "--max-score-drop", "3"], "--max-score-drop has no effect"),
     ],
 )

@@ -114,7 +114,14 @@ def _ignored(args: argparse.Namespace) -> list[str]:
     """Options that have no effect in this combination: warned about, not refused."""
     notes = []
     if args.candidate is not None:
-        for flag, value in (("--format", args.format), ("--fail-under", args.fail_under)):
+        given = (
+            ("--format", args.format),
+            ("--fail-under", args.fail_under),
+            ("--jobs", args.jobs),
+            ("--dask", args.dask),
+            ("--allow-empty", args.allow_empty or None),
+        )
+        for flag, value in given:
             if value is not None:
                 notes.append(f"{flag} has no effect with --candidate (it applies to trace PATHs)")
     if args.max_score_drop is not None and args.fail_on != GATE_MODES[0]:
