@@ -15,13 +15,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent_reliability_harness import api
-from agent_reliability_harness.engine import Evaluator
 from agent_reliability_harness.errors import InputError, TraceError
-from agent_reliability_harness.io import decode_json_bytes, iter_units
+from agent_reliability_harness.io import decode_json_bytes
 from agent_reliability_harness.models import trace as trace_module
 from agent_reliability_harness.models.common import Status
 from agent_reliability_harness.models.trace import Step, Trace, decode_trace_json, parse_trace
-from agent_reliability_harness.stream import EncodeOptions, UnitProcessor
+from agent_reliability_harness.pipeline import (
+    Needs,
+    RunOptions,
+    UnitProcessor,
+    WorkPlan,
+    input_units,
+)
 from strategies import traces
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -154,9 +159,9 @@ def test_fast_decoder_never_accepts_a_depth_the_general_path_refuses(depth: int)
 
 def _reports(processor_paths: list[str], direct: bool) -> list[object]:
     policy = api.load_policy(str(SAMPLES / "policy.json"))
-    processor = UnitProcessor(Evaluator(policy), "auto", EncodeOptions(keep_reports=True))
-    processor.direct = direct
-    batch = processor.process_all(iter_units(processor_paths))
+    processor = UnitProcessor(WorkPlan((policy,), needs=Needs(keep_reports=True)))
+    processor.reader.direct = direct
+    batch = processor.process_all(input_units(processor_paths, RunOptions()))
     return [*batch.reports, *batch.failures]
 
 

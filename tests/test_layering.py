@@ -16,6 +16,7 @@ RANKS = {
     "patterns": 0,
     "version": 0,
     "io": 1,
+    "inputs": 1,  # the io stage's input side (walking, units, URLs)
     "positions": 1,
     # Pure algorithms over plain Python values (issues 15 and 16): rules, compare and
     # reports build on them; they import nothing of the package but patterns.
@@ -29,9 +30,8 @@ RANKS = {
     "engine": 6,
     "compare": 7,
     "render": 8,
+    "pipeline": 9,
     "api": 9,
-    "stream": 9,
-    "parallel": 9,
     "cli": 10,
     # Test-suite helpers (assert_trace, the pytest plugin): users of the API, never used by it.
     "testing": 10,

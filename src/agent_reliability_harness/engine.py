@@ -143,6 +143,8 @@ class TraceRun:
             category_scores={c.value: round_score(s) for c, s in scores.items()},
             source_line=source_line,
             step_lines=step_lines,
+            task_id=trace.task_id,
+            outcome=trace.outcome,
         )
 
 

@@ -79,6 +79,11 @@ class FullMatcher:
     def __repr__(self) -> str:
         return f"FullMatcher({self.pattern!r})"
 
+    def __reduce__(self) -> tuple[type[FullMatcher], tuple[str]]:
+        # Compiled RE2 objects cannot be pickled: a process-pool or Dask worker compiles
+        # the pattern again from its text.
+        return (FullMatcher, (self.pattern,))
+
 
 class Searcher:
     """Search for one pattern anywhere in a text (`not_pattern`, `untrusted_if` markers)."""
@@ -109,6 +114,10 @@ class Searcher:
 
     def __repr__(self) -> str:
         return f"Searcher({self.pattern!r}, case_sensitive={self.case_sensitive})"
+
+    def __reduce__(self) -> tuple[type[Searcher], tuple[str, bool]]:
+        # As FullMatcher: workers compile the pattern again from its text.
+        return (Searcher, (self.pattern, self.case_sensitive))
 
 
 def glob_to_regex(glob: str) -> str:
@@ -208,6 +217,10 @@ class GlobSet:
     def __repr__(self) -> str:
         return f"GlobSet({list(self.globs)!r}, case_sensitive={self.case_sensitive})"
 
+    def __reduce__(self) -> tuple[type[GlobSet], tuple[tuple[str, ...], bool]]:
+        # As FullMatcher: workers compile the globs again from their text.
+        return (GlobSet, (self.globs, self.case_sensitive))
+
 
 # Patterns whose meaning depends on where the whole text starts or ends, beyond what
 # multi-line ^ and $ express (\A, \z, or a flag group that could turn (?m) off).
@@ -261,6 +274,10 @@ class PatternSet:
 
     def __repr__(self) -> str:
         return f"PatternSet({list(self.patterns)!r})"
+
+    def __reduce__(self) -> tuple[type[PatternSet], tuple[tuple[str, ...]]]:
+        # As FullMatcher: workers compile the set again from the pattern texts.
+        return (PatternSet, (self.patterns,))
 
     def matches(self, text: str) -> list[int]:
         """Indices of the patterns that match somewhere in `text`, ascending."""
