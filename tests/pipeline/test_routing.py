@@ -15,10 +15,9 @@ import pytest
 from agent_reliability_harness import api
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
-from agent_reliability_harness.io import decode_json, read_bytes
 from agent_reliability_harness.models.policy import AppliesTo, Policy, parse_policy
 from agent_reliability_harness.models.trace import parse_trace
-from agent_reliability_harness.pipeline import applies, documents, executors, policy_files
+from agent_reliability_harness.pipeline import applies, documents, executors
 from helpers import SAMPLES, make_trace, response
 
 
@@ -82,24 +81,8 @@ def test_one_policy_in_a_list_keeps_the_bytes() -> None:
     )
 
 
-_LOAD = api.load_policy
-
-
-def _labelled_loader(path: str) -> Policy:
-    """load_policy, plus the `applies_to` key (its parsing is the policy loader's job)."""
-    policy = _LOAD(path)
-    data = decode_json(read_bytes(path).decode())
-    globs = data.get("applies_to")
-    if globs is None:
-        return policy
-    return dataclasses.replace(
-        policy, applies_to=AppliesTo(**{k: tuple(v) for k, v in globs.items()})
-    )
-
-
 @pytest.fixture
-def policies(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setattr(api, "load_policy", _labelled_loader)
+def policies(tmp_path: Path) -> Path:
     folder = tmp_path / "policies"
     folder.mkdir()
     base = {"allow_unlisted_tools": True}
@@ -123,10 +106,10 @@ def _cli(args: list[str]) -> tuple[int, str, str]:
 def test_policy_directories_and_repeated_flags(
     policies: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert [Path(p).name for p in policy_files([str(policies)])] == [
-        "10-refunds.json",
-        "20-bots.json",
-        "30-never.json",
+    assert [p.policy_id for p in api.load_policies([str(policies)])] == [
+        "refunds",
+        "bots",
+        "never",
     ]
     fallback = tmp_path / "fallback.json"
     fallback.write_text(json.dumps({"policy_id": "fallback", "applies_to": {"trace_id": ["f*"]}}))
@@ -174,4 +157,7 @@ def test_streamed_big_trace_is_routed_by_its_labels(
 def test_a_directory_without_policies_is_an_error(tmp_path: Path) -> None:
     code, _, err = _cli(["validate", "--policy", str(tmp_path), str(SAMPLES / "traces")])
     assert code == 1
-    assert err == f"error: invalid policy {tmp_path}: directory holds no policy files\n"
+    assert (
+        err
+        == f"error: invalid policy {tmp_path}: directory contains no *.json, *.yaml or *.yml files\n"
+    )

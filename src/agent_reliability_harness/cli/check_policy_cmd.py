@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..models.policy import load_policy
 from ..errors import PolicyError
 from ..io import display_path
+from ..models.policy import load_policy
 from .common import EXIT_INPUT, EXIT_OK, Streams
 
 

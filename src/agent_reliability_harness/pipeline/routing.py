@@ -4,13 +4,10 @@ fnmatch, case-sensitive; every listed field must match one of its globs)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fnmatch import fnmatchcase
 
 from ..engine import Evaluator
 from ..models.policy import AppliesTo, Policy
 from ..models.trace import Trace
-
-_FIELDS = ("trace_id", "agent_name", "workflow", "task_id")
 
 
 def applies(applies_to: AppliesTo | None, trace: Trace) -> bool:
@@ -18,14 +15,7 @@ def applies(applies_to: AppliesTo | None, trace: Trace) -> bool:
     listed field the trace does not have (a missing task_id) matches no glob."""
     if applies_to is None:
         return True
-    for name in _FIELDS:
-        globs: tuple[str, ...] | None = getattr(applies_to, name)
-        if globs is None:
-            continue
-        value: str | None = getattr(trace, name)
-        if value is None or not any(fnmatchcase(value, glob) for glob in globs):
-            return False
-    return True
+    return applies_to.matches(trace.trace_id, trace.agent_name, trace.workflow, trace.task_id)
 
 
 def no_policy_message(trace: Trace) -> str:
