@@ -1,13 +1,15 @@
-"""Category scores, the weighted trace score and the pass/fail verdict (the contract's model)."""
+"""Category scores, the weighted trace score and the pass/fail verdict (the contract's model).
+
+Scores follow from the rules' results and each rule's declared `counts` alone.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 from .models.common import Category, Severity
-from .models.policy import Policy
 from .models.report import Finding
-from .rules.facts import TraceFacts
+from .rules.base import Counts, Rule, RuleResult
 
 WEIGHTS: dict[Category, float] = {
     Category.SCHEMA: 0.3,
@@ -27,53 +29,59 @@ def _ratio(checks: int, failed: int) -> float:
     return 100.0 * max(0, checks - failed) / checks
 
 
-def _flow_applies(policy: Policy) -> bool:
-    handling = policy.error_handling
-    return (
-        handling.require_retry_on_error
-        or handling.max_attempts is not None
-        or any(tool.side_effect for tool in policy.allowed_tools.values())
-    )
+class _Tally:
+    """What a category's scored rules reported."""
+
+    __slots__ = ("calls", "checks", "coverage", "failed", "failing_calls", "when_set")
+
+    def __init__(self) -> None:
+        self.checks = self.failed = self.calls = 0
+        self.when_set = False
+        self.failing_calls: set[int | None] = set()
+        self.coverage: RuleResult | None = None
+
+    def add(self, counts: Counts, severity: Severity, result: RuleResult) -> None:
+        if counts is Counts.PER_CALL:
+            self.calls = max(self.calls, result.checks)
+            if severity is Severity.ERROR:
+                self.failing_calls.update(hit.step_index for hit in result.hits)
+        elif counts is Counts.COVERAGE:
+            self.coverage = result
+        else:
+            self.checks += result.checks
+            self.failed += result.failed
+            self.when_set = self.when_set or counts is Counts.RATIO_WHEN_SET
+
+    def score(self) -> float | None:
+        """The category's score, or None when it does not apply to the trace."""
+        coverage = self.coverage
+        if coverage is not None:
+            if not coverage.checks:
+                return None
+            covered = (coverage.checks - coverage.failed) / coverage.checks
+            target = coverage.target
+            return 100.0 * min(1.0, covered / target) if target else 100.0 * covered
+        checks = self.checks + self.calls
+        failed = self.failed + len(self.failing_calls)
+        if not checks and not self.when_set:
+            return None
+        return _ratio(checks, failed)
 
 
 def category_scores(
-    policy: Policy,
-    facts: TraceFacts,
-    totals: Mapping[Category, Sequence[int]],
-    findings: Iterable[Finding],
+    results: Iterable[tuple[Rule, Severity, RuleResult]],
 ) -> dict[Category, float]:
-    """Scores of the categories that apply to this trace, in contract order, from the
-    (checks, failed) counts that the applicable rules of each category added up."""
-    scores: dict[Category, float] = {}
-    if facts.tool_call_count:
-        failing_calls = {
-            f.step_index
-            for f in findings
-            if f.category == Category.SCHEMA.value and f.severity is Severity.ERROR
-        }
-        scores[Category.SCHEMA] = _ratio(facts.tool_call_count, len(failing_calls))
-    if policy.budgets.any_set:
-        scores[Category.BUDGET] = _ratio(*totals.get(Category.BUDGET, (0, 0)))
-    blobs, matches = totals.get(Category.SAFETY, (0, 0))
-    if policy.unsafe_patterns and blobs:
-        scores[Category.SAFETY] = _ratio(blobs, matches)
-    coverage = facts.citation_coverage
-    if coverage is not None:
-        minimum = policy.grounding.min_citation_coverage
-        if minimum:
-            scores[Category.GROUNDING] = 100.0 * min(1.0, coverage / minimum)
-        else:
-            scores[Category.GROUNDING] = 100.0 * coverage
-    checks, failed = totals.get(Category.SEQUENCE, (0, 0))
-    if checks:
-        scores[Category.SEQUENCE] = _ratio(checks, failed)
-    checks, failed = totals.get(Category.FLOW, (0, 0))
-    if checks and _flow_applies(policy):
-        scores[Category.FLOW] = _ratio(checks, failed)
-    completion = policy.completion
-    if completion.require_final_response or completion.max_steps is not None:
-        scores[Category.COMPLETION] = _ratio(*totals.get(Category.COMPLETION, (0, 0)))
-    return {c: scores[c] for c in Category if c in scores}
+    """Scores of the categories that apply to this trace, in contract order, from each
+    applicable rule's (declaration, effective severity, result)."""
+    tallies: dict[Category, _Tally] = {}
+    for rule, severity, result in results:
+        if rule.counts is not Counts.NONE:
+            tally = tallies.get(rule.category)
+            if tally is None:
+                tally = tallies[rule.category] = _Tally()
+            tally.add(rule.counts, severity, result)
+    scores = {category: tally.score() for category, tally in tallies.items()}
+    return {c: s for c in Category if (s := scores.get(c)) is not None}
 
 
 def trace_score(scores: Mapping[Category, float]) -> float:

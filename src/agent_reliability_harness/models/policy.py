@@ -20,8 +20,8 @@ from .common import (
     non_negative_int,
     type_name,
 )
+from .types import KNOWN_TYPES
 
-KNOWN_TYPES = frozenset({"str", "int", "float", "bool", "list", "dict", "any"})
 _ARG_SPEC_KEYS = ("type", "enum", "pattern", "min", "max")
 
 

@@ -148,9 +148,10 @@ class TraceFacts:
 
     `TraceFacts(trace)` covers a whole trace at once. For a trace read a chunk at a time
     (`TraceFacts()`, then `add` per chunk and `close`), the chunk fields (`steps`,
-    `start`, `calls`, `grounded`, `memo`) describe the current chunk while the rules scan
-    it, and the trace fields (counts, first and last calls, totals) what was added so far;
-    after `close` every trace field is final.
+    `start`, `calls`, `grounded`, `memo`) describe the steps being scanned, and the trace
+    fields (counts, first and last calls, totals, `watched_calls`) what was added so far;
+    after `close` every trace field is final. Whether the steps are the whole trace is
+    known only here (`keyed_calls` uses it); rules read the same facts either way.
     """
 
     __slots__ = (
@@ -167,6 +168,7 @@ class TraceFacts:
         "first_call_id",
         "grounded",
         "grounded_count",
+        "id_repeats",
         "last_call",
         "last_step",
         "latency_steps",
@@ -174,13 +176,16 @@ class TraceFacts:
         "memo",
         "start",
         "step_count",
+        "step_positions",
         "steps",
         "token_total",
         "tool_call_count",
         "unnamed_calls",
+        "watched",
+        "watched_calls",
     )
 
-    def __init__(self, trace: Trace | None = None) -> None:
+    def __init__(self, trace: Trace | None = None, watched: frozenset[str] = frozenset()) -> None:
         self.counts: dict[str, int] = {}
         self.first_call: dict[str, int] = {}
         self.first_call_id: dict[str, str] = {}  # the step id at first_call
@@ -204,6 +209,13 @@ class TraceFacts:
         self.grounded: list[tuple[int, Step]] = []
         self.unnamed_calls = 0
         self.memo: dict[Any, Any] = {}
+        # The first position of each step id, in first-seen order; how often each id that
+        # occurs more than once occurs.
+        self.step_positions: dict[str, int] = {}
+        self.id_repeats: dict[str, int] = {}
+        # (position, step id, tool) of every call of a `watched` tool, in trace order.
+        self.watched = watched
+        self.watched_calls: list[tuple[int, str, str]] = []
         if trace is not None:
             self.add(trace.steps, complete=True)
             self.close()
@@ -272,6 +284,14 @@ class TraceFacts:
                 add_grounded((index, step))
                 if step.citations:
                     cited_grounded += 1
+        self._index_ids(steps, start)
+        if self.watched:
+            watched = self.watched
+            self.watched_calls += [
+                (index, step.step_id, step.tool_name or "")
+                for index, step in calls
+                if step.tool_name in watched
+            ]
         if steps:
             self.last_step = steps[-1]
         self.step_count = start + len(steps)
@@ -311,6 +331,22 @@ class TraceFacts:
                         Decimal(running).scaleb(-_COST_DIGITS) if running is not None else None
                     )
                 self._cost_decimal = _cost_sum(steps, self._cost_decimal)
+
+    def _index_ids(self, steps: Sequence[Step], start: int) -> None:
+        positions = self.step_positions
+        known = len(positions)
+        positions.update(
+            (step.step_id, index)
+            for index, step in enumerate(steps, start)
+            if step.step_id not in positions
+        )
+        if len(positions) - known == len(steps):
+            return  # the usual case: no id repeated
+        repeats = self.id_repeats
+        for index, step in enumerate(steps, start):
+            step_id = step.step_id
+            if positions[step_id] != index:
+                repeats[step_id] = repeats.get(step_id, 1) + 1
 
     def close(self) -> None:
         """Make the totals final (after the last chunk)."""

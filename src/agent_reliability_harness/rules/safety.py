@@ -15,7 +15,7 @@ from ..models.common import Category, Severity
 from ..models.policy import Policy
 from ..models.trace import Step
 from ..patterns import PatternSet
-from .base import Hit, RuleContext, RuleResult, stateful_rule
+from .base import Hit, RuleContext, RuleState, rule
 
 
 def _strings(value: Any, root: str) -> Iterator[tuple[str, str]]:
@@ -111,9 +111,9 @@ def blob_texts(step: Step) -> list[str]:
 # float, bool, None). msgspec writes an Enum member as its value, so a str Enum
 # whose value differs from its own text could hide; JSON data has none.
 #
-# Scoring needs the blob count only through "at least one blob" once no pattern
-# matched (failed is 0, so any positive count scores 100), so the screened case
-# counts 1 for a trace with blobs and 0 for one without.
+# 5. Counting blobs on the way: once `\\` and `\"` are placeholders (or when J has no
+#    `\`), every `"` delimits a string and `":` ends exactly the keys, so the blobs are
+#    the strings, less the keys, less the empty strings that are not keys.
 
 _PLACEHOLDER_BACKSLASH = b"\xff"
 _PLACEHOLDER_QUOTE = b"\xfe"
@@ -128,19 +128,21 @@ _UNICODE_ESCAPE = b"\\u"
 _encode = msgspec.json.Encoder().encode
 
 
-def screen_text(steps: Sequence[Step]) -> tuple[bytes, bytes] | None:
+def screen_text(steps: Sequence[Step]) -> tuple[bytes, bytes, int] | None:
     """A text holding every blob of `steps` verbatim between two delimiters (or an end
-    of the text), and that delimiter; None when the trace must take the exact path.
+    of the text), that delimiter, and the number of blobs; None when the steps must take
+    the exact path.
     """
     try:
         data = _encode([(s.text, s.arguments, s.output, s.error) for s in steps])
     except Exception:  # msgspec refused a value: the exact path handles everything
         return None
     if b"\\" not in data:
-        return data, b'"'
+        return data, b'"', _blob_count(data)
     if _PLACEHOLDER_BACKSLASH in data or _PLACEHOLDER_QUOTE in data:
         return None
     data = data.replace(b"\\\\", _PLACEHOLDER_BACKSLASH).replace(b'\\"', _PLACEHOLDER_QUOTE)
+    blobs = _blob_count(data)
     data = data.replace(b'"', b"\n")
     for escape, char in _SHORT_ESCAPES:
         data = data.replace(escape, char)
@@ -151,7 +153,16 @@ def screen_text(steps: Sequence[Step]) -> tuple[bytes, bytes] | None:
         data = decoded
     if b"\\" in data:
         return None
-    return data.replace(_PLACEHOLDER_BACKSLASH, b"\\").replace(_PLACEHOLDER_QUOTE, b'"'), b"\n"
+    text = data.replace(_PLACEHOLDER_BACKSLASH, b"\\").replace(_PLACEHOLDER_QUOTE, b'"')
+    return text, b"\n", blobs
+
+
+def _blob_count(data: bytes) -> int:
+    """The non-empty string values in JSON text whose every `"` delimits a string."""
+    empty = data.count(b'""')
+    if empty:
+        empty -= data.count(b'"":')
+    return data.count(b'"') // 2 - data.count(b'":') - empty
 
 
 def _unicode_escapes(data: bytes) -> bytes | None:
@@ -174,49 +185,13 @@ def _unicode_escapes(data: bytes) -> bytes | None:
     return b"".join(out)
 
 
-def _has_string(value: Any) -> bool:
-    """Whether `_string_values(value, ...)` would yield anything (stops at the first)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if item:
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
-
-
-def has_blob(steps: Sequence[Step]) -> bool:
-    """Whether any step has a text blob (`blob_texts` non-empty for some step)."""
-    for step in steps:
-        if step.text or step.error:
-            return True
-    for step in steps:
-        if step.arguments and _has_string(step.arguments):
-            return True
-        if step.output is not None and _has_string(step.output):
-            return True
-    return False
-
-
-# Steps screened per scan: one scan for any ordinary trace, bounded memory for a huge one
-# (every blob lies within one step, so screening pieces hides no match).
+# Steps screened per scan (bounded memory for a huge trace: every blob lies within one
+# step, so screening pieces hides no match), and per re-screen of a piece that matched.
 _SCREEN_STEPS = 4096
+_WINDOW_STEPS = 64
 
 
-def _screened_clean(steps: Sequence[Step], patterns: PatternSet) -> bool:
-    """True when screening shows that no pattern can match any blob of `steps`."""
-    for start in range(0, len(steps), _SCREEN_STEPS):
-        screen = screen_text(steps[start : start + _SCREEN_STEPS])
-        if screen is None or patterns.may_match_delimited(*screen):
-            return False
-    return True
-
-
-@stateful_rule(
+@rule(
     "ARH-SAF-001",
     Category.SAFETY,
     Severity.ERROR,
@@ -225,32 +200,36 @@ def _screened_clean(steps: Sequence[Step], patterns: PatternSet) -> bool:
     "filters, tool guards), or narrow the pattern if it is a false positive.",
     applies=lambda p: bool(p.unsafe_patterns),
 )
-class UnsafeContent:
-    """One check per text blob, a hit per pattern that matches one. Chunks that the
-    screen shows clean only count their blobs; the others are checked blob by blob."""
+class UnsafeContent(RuleState):
+    """One check per text blob, a hit (and a failed check) per pattern that matches one.
+    Steps are screened in pieces; a piece that may match is screened again in windows,
+    and only the windows that may match are checked blob by blob."""
 
-    __slots__ = ("blobs", "checked", "patterns", "result")
+    __slots__ = ("patterns",)
 
     def __init__(self, policy: Policy) -> None:
+        super().__init__(policy)
         self.patterns = policy.unsafe_patterns
-        self.result = RuleResult()
-        self.blobs = 0  # blobs of the chunks screened clean
-        self.checked = False  # whether any chunk was checked blob by blob
 
     def scan(self, ctx: RuleContext) -> None:
-        patterns, facts, result = self.patterns, ctx.facts, self.result
-        steps = facts.steps
-        if patterns.screens and _screened_clean(steps, patterns):  # the usual case
-            if facts.complete:
-                # No blob matches. This rule alone makes the safety category, which applies
-                # when its check count is positive and then scores 100 * (checks - 0) /
-                # checks = 100 for any count: whether a blob exists is all the score needs.
-                self.blobs = 1 if has_blob(steps) else 0
-            else:  # a later chunk may match, and then the score needs every blob counted
-                self.blobs += sum(len(blob_texts(step)) for step in steps)
-            return
-        self.checked = True
-        for index, step in enumerate(steps, facts.start):
+        steps, start = ctx.facts.steps, ctx.facts.start
+        for at in range(0, len(steps), _SCREEN_STEPS):
+            self._screen(steps[at : at + _SCREEN_STEPS], start + at)
+
+    def _screen(self, steps: Sequence[Step], start: int) -> None:
+        patterns = self.patterns
+        screen = screen_text(steps) if patterns.screens else None
+        if screen is not None and not patterns.may_match_delimited(screen[0], screen[1]):
+            self.result.checks += screen[2]  # the usual case: nothing can match
+        elif patterns.screens and len(steps) > _WINDOW_STEPS:
+            for at in range(0, len(steps), _WINDOW_STEPS):
+                self._screen(steps[at : at + _WINDOW_STEPS], start + at)
+        else:
+            self._check(steps, start)
+
+    def _check(self, steps: Sequence[Step], start: int) -> None:
+        patterns, result = self.patterns, self.result
+        for index, step in enumerate(steps, start):
             for where, blob in text_blobs(step):
                 result.checks += 1
                 for match in patterns.matches(blob):
@@ -265,11 +244,3 @@ class UnsafeContent:
                             step_id=step.step_id,
                         )
                     )
-
-    def finish(self, ctx: RuleContext) -> RuleResult:
-        result = self.result
-        if not self.checked:  # every chunk screened clean: one check if any blob exists
-            result.checks = 1 if self.blobs else 0
-        else:
-            result.checks += self.blobs
-        return result
