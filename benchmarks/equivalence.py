@@ -27,8 +27,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import corpus  # noqa: E402
-from builder import Builder  # noqa: E402
+import corpus
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20240611
@@ -117,8 +116,12 @@ def long_faulted_trace(steps: int, seed: int = SEED) -> dict[str, Any]:
     del out[steps:]
     for position, step in enumerate(out, start=1):
         step["step_id"] = f"s{position}"
-    return {"trace_id": f"long-faulted-{steps}", "agent_name": "soak", "workflow": "soak",
-            "steps": out}
+    return {
+        "trace_id": f"long-faulted-{steps}",
+        "agent_name": "soak",
+        "workflow": "soak",
+        "steps": out,
+    }
 
 
 def write_inputs(work: Path) -> list[tuple[str, str, list[str], list[str]]]:

@@ -59,7 +59,7 @@ def _whole(evaluator: Evaluator, trace: Trace) -> str:
 
 
 def test_the_policies_exercise_every_rule() -> None:
-    applied = {rule.rule_id for e in EVALUATORS for rule, _ in e._rules}
+    applied = {rule.rule_id for e in EVALUATORS for rule in e.rules}
     assert applied == {rule.rule_id for rule in all_rules()}
 
 

@@ -46,6 +46,7 @@ class Evaluator:
             if made is not None and made not in compiled:
                 compiled[made] = made(policy)
             states.append((rule.state, policy if made is None else compiled[made], rule, severity))
+        self.rules = tuple(rule for rule, _ in rules)
         self._checks = tuple(checks)
         self._states = tuple(states)
         self._watched = frozenset(policy.sequence.forbidden_tools)
@@ -166,6 +167,18 @@ def _findings(rule: Rule, severity: Severity, hits: list[Hit], left_out: int) ->
         )
     )
     return findings
+
+
+def rule_result(rule: Rule, trace: Trace, policy: Policy) -> RuleResult:
+    """One rule's result on a whole trace, as the engine gets it (for tests and tools)."""
+    facts = TraceFacts(trace, watched=frozenset(policy.sequence.forbidden_tools))
+    ctx = RuleContext(trace, policy, facts)
+    if rule.check is not None:
+        return rule.check(ctx)
+    assert rule.state is not None
+    state = rule.state(policy if rule.compile is None else rule.compile(policy))
+    state.scan(ctx)
+    return state.finish(ctx)
 
 
 def evaluate(trace: Trace, policy: Policy, fail_under: float = DEFAULT_FAIL_UNDER) -> TraceReport:

@@ -14,7 +14,6 @@ import msgspec
 from ..models.common import Category, Severity
 from ..models.policy import Policy
 from ..models.trace import Step
-from ..patterns import PatternSet
 from .base import Hit, RuleContext, RuleState, rule
 
 
@@ -28,7 +27,7 @@ def _strings(value: Any, root: str) -> Iterator[tuple[str, str]]:
                 yield path, item
         elif isinstance(item, dict):
             stack.extend((f"{path}.{k}", v) for k, v in reversed(item.items()))
-        elif isinstance(item, list):
+        elif isinstance(item, list | tuple):  # a tuple (API-built steps) is a JSON array
             stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(item))))
 
 
@@ -55,7 +54,7 @@ def _string_values(value: Any, out: list[str]) -> None:
                 out.append(item)
         elif kind is dict or isinstance(item, dict):
             stack.extend(reversed(item.values()))
-        elif kind is list or isinstance(item, list):
+        elif kind is list or isinstance(item, list | tuple):
             stack.extend(reversed(item))
 
 

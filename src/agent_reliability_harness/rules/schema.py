@@ -9,7 +9,7 @@ from ..models.common import Category, Severity, type_name
 from ..models.policy import ArgSpec, Policy
 from ..models.trace import Step
 from ..models.types import ARG_TYPES, type_list, type_matches
-from .base import Counts, Hit, RuleContext, RuleResult, RuleState, brief, rule
+from .base import Counts, Hit, RuleContext, RuleState, brief, rule
 
 SCHEMA = Category.SCHEMA
 ERROR = Severity.ERROR
@@ -313,8 +313,7 @@ _argument_rule(
     "ARH-SCH-006",
     Severity.INFO,
     "Argument declares an unknown type",
-    f"Use one of the type names {type_list(_TYPES, ' or ')}; until then the type check is "
-    "skipped.",
+    f"Use one of the type names {type_list(_TYPES, ' or ')}; until then the type check is skipped.",
 )
 _argument_rule(
     "ARH-SCH-007",

@@ -22,7 +22,13 @@ def duplicate_step_id(ctx: RuleContext) -> RuleResult:
     positions = ctx.facts.step_positions
     return RuleResult(
         hits=[
-            Hit(positions[step_id], f"step_id '{step_id}' occurs {count} times", None, count, step_id)
+            Hit(
+                positions[step_id],
+                f"step_id '{step_id}' occurs {count} times",
+                None,
+                count,
+                step_id,
+            )
             for step_id, count in ctx.facts.id_repeats.items()
         ]
     )
