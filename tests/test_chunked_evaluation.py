@@ -26,6 +26,8 @@ from agent_reliability_harness.rules.facts import TraceFacts, _cost_sum, _decima
 from helpers import SAMPLES, make_trace, response, tool_call
 from strategies import traces
 
+pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
+
 SAMPLE_POLICY: dict[str, Any] = json.loads((SAMPLES / "policy.json").read_text(encoding="utf-8"))
 
 

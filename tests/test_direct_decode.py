@@ -25,6 +25,8 @@ from agent_reliability_harness.nesting import MAX_DEPTH
 from agent_reliability_harness.stream import EncodeOptions, UnitProcessor
 from strategies import traces
 
+pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
+
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 

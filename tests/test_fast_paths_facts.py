@@ -24,6 +24,8 @@ from agent_reliability_harness.rules.facts import (
 )
 from helpers import make_trace, response, tool_call
 
+pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
+
 # --- cost totals -------------------------------------------------------------------------
 
 

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from agent_reliability_harness.rules.grounding import _SIMPLE_URL, _valid_url_general, valid_url
 
+pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
+
 
 def _check(url: Any) -> None:
     if isinstance(url, str) and _SIMPLE_URL.fullmatch(url):

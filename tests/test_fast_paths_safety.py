@@ -24,6 +24,8 @@ from agent_reliability_harness.rules.base import Hit, RuleResult
 from agent_reliability_harness.rules.safety import blob_texts, screen_text, text_blobs
 from helpers import make_trace, response, tool_call
 
+pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
+
 # Characters that stress the encoding: JSON's escapes (quote, backslash, the short
 # escapes, \u00XX controls), word/non-word edges, unicode
 # with case folding (U+017F folds to s, U+212A to k) and a character outside the BMP.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,6 +17,8 @@ from agent_reliability_harness.rules import REGISTRY, RuleContext, TraceFacts
 from agent_reliability_harness.rules.base import Hit, brief
 from agent_reliability_harness.rules.schema import compile_tools, json_equal, type_matches
 from strategies import TOOLS, traces
+
+pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
 
 _NAMES = ["order_id", "amount", "currency", "query", "top_k", "to", "body", "note"]
 _TYPES = ["str", "int", "float", "bool", "list", "dict", "any", "uuid"]

@@ -28,6 +28,8 @@ from agent_reliability_harness.models.trace_stream import MAX_FAILED, StreamDecl
 from agent_reliability_harness.nesting import MAX_DEPTH
 from strategies import traces
 
+pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
+
 FILES = Path(tempfile.mkdtemp(prefix="arh-trace-stream-"))
 CHUNK_STEPS = st.sampled_from([1, 2, 3, 7, 4096])
 READ_SIZES = st.sampled_from([1, 5, 16, 64, 4096, 1 << 20])

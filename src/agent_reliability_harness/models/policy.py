@@ -17,7 +17,9 @@ from .common import (
     check_schema_version,
     finite_non_negative,
     is_number,
+    located,
     non_negative_int,
+    show,
     type_name,
 )
 from .types import KNOWN_TYPES
@@ -144,7 +146,7 @@ class Policy:
 
 
 def _err(where: str, what: str) -> PolicyError:
-    return PolicyError(f"policy {where}: {what}" if where else f"policy: {what}")
+    return PolicyError(located(f"policy {where}" if where else "policy", what))
 
 
 def _section(data: dict[str, Any], key: str) -> dict[str, Any]:
@@ -186,17 +188,7 @@ def _int(d: dict[str, Any], key: str, where: str, minimum: int) -> int | None:
 
 
 def _show(value: object) -> str:
-    if isinstance(value, bool | int | float) or value is None:
-        return (
-            "null"
-            if value is None
-            else str(value).lower()
-            if isinstance(value, bool)
-            else str(value)
-        )
-    if isinstance(value, str):
-        return repr(value[:60])
-    return type_name(value)
+    return show(value, 60)
 
 
 def _names(d: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
