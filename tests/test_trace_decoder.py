@@ -132,7 +132,7 @@ def _reads_as_the_spec_says(data: dict[str, Any], trace: Trace) -> None:
     ],
 )
 def test_refusals_name_the_step_and_field(step: dict[str, Any], message: str) -> None:
-    with pytest.raises(TraceError, match="^trace 't1': ") as caught:
+    with pytest.raises(TraceError, match=r"^trace 't1': ") as caught:
         parse_trace(make_trace(step))
     assert message in str(caught.value)
 
