@@ -22,7 +22,8 @@ from agent_reliability_harness.models import Policy
 from agent_reliability_harness.models.trace import Trace
 from agent_reliability_harness.render.json_ import dumps
 from agent_reliability_harness.rules import all_rules
-from agent_reliability_harness.rules.facts import TraceFacts, _cost_sum, _decimal_sum
+from agent_reliability_harness.rules.facts import TraceFacts
+from agent_reliability_harness.rules.totals import _cost_sum, _decimal_sum
 from helpers import SAMPLES, make_trace, response, tool_call
 from strategies import traces
 

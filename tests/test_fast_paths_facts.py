@@ -15,13 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_reliability_harness.models.trace import Trace
-from agent_reliability_harness.rules.facts import (
-    _COST_BOUND,
-    _COST_DIGITS,
-    TraceFacts,
-    argument_identity,
-    json_number,
-)
+from agent_reliability_harness.rules.facts import TraceFacts, argument_identity
+from agent_reliability_harness.rules.totals import _COST_BOUND, _COST_DIGITS, json_number
 from helpers import make_trace, response, tool_call
 
 pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)

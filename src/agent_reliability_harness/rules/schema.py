@@ -87,7 +87,7 @@ def _argument_hits(ctx: RuleContext, tools: Tools) -> tuple[int, dict[str, list[
 
 def _find_argument_hits(ctx: RuleContext, tools: Tools) -> tuple[int, dict[str, list[Hit]]]:
     found: dict[str, list[Hit]] = {rule_id: [] for rule_id in _ARGUMENT_RULES}
-    missing, wrong, undeclared, unknown, not_in_enum, mismatch, out_of_range = found.values()
+    missing, undeclared = found["ARH-SCH-003"], found["ARH-SCH-005"]
     listed = 0
     for index, step in ctx.facts.calls:
         compiled = tools.get(step.tool_name or "")
@@ -111,69 +111,41 @@ def _find_argument_hits(ctx: RuleContext, tools: Tools) -> tuple[int, dict[str, 
         for name, value in arguments.items():
             check = checks.get(name)
             if check is None:
-                undeclared.append(
-                    Hit(
-                        index,
-                        f"{_arg(step, name)} is not declared in the policy",
-                        observed=name,
-                        step_id=step.step_id,
-                    )
-                )
-                continue
-            spec = check.spec
-            if check.unknown:
-                unknown.append(
-                    Hit(
-                        index,
-                        f"{_arg(step, name)} declares unknown type '{spec.type}'; type check "
-                        "skipped",
-                        observed=spec.type,
-                        step_id=step.step_id,
-                    )
-                )
-            type_check = check.type_check
-            if type_check is not None and not type_check(value):
-                wrong.append(
-                    Hit(
-                        index,
-                        f"{_arg(step, name)} must be {spec.type} (got {type_name(value)})",
-                        expected=spec.type,
-                        observed=type_name(value),
-                        step_id=step.step_id,
-                    )
-                )
-                continue
-            if not check.constrained:
-                continue
-            enum = spec.enum
-            if enum is not None and not (
-                value in check.enum_strs
-                if type(value) is str
-                else any(json_equal(value, v) for v in enum)
-            ):
-                not_in_enum.append(
-                    Hit(
-                        index,
-                        f"{_arg(step, name)} is not one of the allowed values",
-                        expected=list(enum),
-                        observed=brief(value),
-                        step_id=step.step_id,
-                    )
-                )
-            pattern = spec.pattern
-            if pattern is not None and isinstance(value, str) and not pattern.fullmatch(value):
-                mismatch.append(
-                    Hit(
-                        index,
-                        f"{_arg(step, name)} does not fully match pattern '{pattern.pattern}'",
-                        expected=pattern.pattern,
-                        observed=brief(value),
-                        step_id=step.step_id,
-                    )
-                )
-            if check.bounded:
-                out_of_range.extend(_range_hits(index, step, name, spec, value))
+                message = f"{_arg(step, name)} is not declared in the policy"
+                undeclared.append(Hit(index, message, observed=name, step_id=step.step_id))
+            else:
+                _value_hits(index, step, name, value, check, found=found)
     return listed, found
+
+
+def _value_hits(
+    index: int, step: Step, name: str, value: Any, check: _ArgCheck, *, found: dict[str, list[Hit]]
+) -> None:
+    """SCH-004 and SCH-006..009 on one declared argument's value."""
+    spec, step_id = check.spec, step.step_id
+    if check.unknown:
+        message = f"{_arg(step, name)} declares unknown type '{spec.type}'; type check skipped"
+        found["ARH-SCH-006"].append(Hit(index, message, observed=spec.type, step_id=step_id))
+    type_check = check.type_check
+    if type_check is not None and not type_check(value):
+        got = type_name(value)
+        message = f"{_arg(step, name)} must be {spec.type} (got {got})"
+        found["ARH-SCH-004"].append(Hit(index, message, spec.type, got, step_id))
+        return
+    if not check.constrained:
+        return
+    enum = spec.enum
+    if enum is not None and not (
+        value in check.enum_strs if type(value) is str else any(json_equal(value, v) for v in enum)
+    ):
+        message = f"{_arg(step, name)} is not one of the allowed values"
+        found["ARH-SCH-007"].append(Hit(index, message, list(enum), brief(value), step_id))
+    pattern = spec.pattern
+    if pattern is not None and isinstance(value, str) and not pattern.fullmatch(value):
+        message = f"{_arg(step, name)} does not fully match pattern '{pattern.pattern}'"
+        found["ARH-SCH-008"].append(Hit(index, message, pattern.pattern, brief(value), step_id))
+    if check.bounded:
+        found["ARH-SCH-009"].extend(_range_hits(index, step, name, spec, value))
 
 
 def _range_hits(index: int, step: Step, name: str, spec: ArgSpec, value: Any) -> list[Hit]:
