@@ -46,7 +46,7 @@ def _strict_policy() -> dict[str, Any]:
 
 POLICIES = [Policy.from_dict(SAMPLE_POLICY), Policy.from_dict(_strict_policy())]
 EVALUATORS = [Evaluator(policy) for policy in POLICIES]
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _chunked(evaluator: Evaluator, trace: Trace, size: int) -> str:
@@ -125,7 +125,7 @@ AMOUNTS = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.tuples(AMOUNTS, AMOUNTS), max_size=12), st.integers(1, 4))
 def test_chunked_totals_equal_the_decimal_sums(amounts: list[Any], size: int) -> None:
     """Latency and cost totals, summed chunk by chunk, equal the Decimal sum in order."""

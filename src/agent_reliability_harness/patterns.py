@@ -88,15 +88,18 @@ class PatternSet:
     join; a match in the join may be spurious and only means "check each text".
     """
 
-    __slots__ = ("_joined", "_line_anchored", "_set", "patterns")
+    __slots__ = ("_joined", "_line_anchored", "_probes", "_set", "patterns")
 
-    def __init__(self, patterns: Sequence[str]) -> None:
+    def __init__(self, patterns: Sequence[str], probes: Sequence[str] = ()) -> None:
+        """`probes`: case-insensitive RE2 searched in the same scan as the patterns by
+        `screen` (as they are, without (?m)), never by the other methods."""
         self.patterns = tuple(patterns)
         for pattern in self.patterns:
             check_pattern(pattern, case_sensitive=False)
         self._set: Any = None
         self._joined: Any = None
         self._line_anchored = False
+        self._probes = tuple(probes)
         if self.patterns:
             translated = [_translate(p) for p in self.patterns]
             # Any ^ or $, even escaped or in a class: only ever errs towards a newline.
@@ -104,7 +107,8 @@ class PatternSet:
             self._set = _compile_set(translated)
             if not any(_TEXT_ANCHORED.search(p) for p in translated):
                 try:
-                    self._joined = _compile_set([f"(?m:{p})" for p in translated])
+                    joined = [f"(?m:{p})" for p in translated] + list(self._probes)
+                    self._joined = _compile_set(joined)
                 except Exception:  # re2.error; then every text is checked on its own
                     self._joined = None
 
@@ -147,9 +151,20 @@ class PatternSet:
         """
         if self._joined is None:
             return self._set is not None
-        if delimiter != _NEWLINE and self._line_anchored:
+        return self.screen(text, delimiter)[0]
+
+    def screen(self, text: bytes, delimiter: bytes = b"\n") -> tuple[bool, frozenset[int] | None]:
+        """`may_match_delimited`, and the indices of the probes found in `text` in the same
+        scan (None when the text had to be changed first, or nothing was scanned)."""
+        if self._joined is None:
+            return self._set is not None, None
+        probed = not (delimiter != _NEWLINE and self._line_anchored)
+        if not probed:
             text = text.replace(delimiter, _NEWLINE)
-        return bool(self._joined.Match(text))
+        found: list[int] = self._joined.Match(text) or []
+        count = len(self.patterns)
+        may = any(index < count for index in found)
+        return may, frozenset(i - count for i in found if i >= count) if probed else None
 
 
 def _compile_set(patterns: Sequence[str]) -> Any:

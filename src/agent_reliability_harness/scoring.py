@@ -6,6 +6,7 @@ Scores follow from the rules' results and each rule's declared `counts` alone.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any, cast
 
 from .models.common import Category, Severity
 from .models.report import Finding
@@ -29,43 +30,9 @@ def _ratio(checks: int, failed: int) -> float:
     return 100.0 * max(0, checks - failed) / checks
 
 
-class _Tally:
-    """What a category's scored rules reported."""
-
-    __slots__ = ("calls", "checks", "coverage", "failed", "failing_calls", "when_set")
-
-    def __init__(self) -> None:
-        self.checks = self.failed = self.calls = 0
-        self.when_set = False
-        self.failing_calls: set[int | None] = set()
-        self.coverage: RuleResult | None = None
-
-    def add(self, counts: Counts, severity: Severity, result: RuleResult) -> None:
-        if counts is Counts.PER_CALL:
-            self.calls = max(self.calls, result.checks)
-            if severity is Severity.ERROR:
-                self.failing_calls.update(hit.step_index for hit in result.hits)
-        elif counts is Counts.COVERAGE:
-            self.coverage = result
-        else:
-            self.checks += result.checks
-            self.failed += result.failed
-            self.when_set = self.when_set or counts is Counts.RATIO_WHEN_SET
-
-    def score(self) -> float | None:
-        """The category's score, or None when it does not apply to the trace."""
-        coverage = self.coverage
-        if coverage is not None:
-            if not coverage.checks:
-                return None
-            covered = (coverage.checks - coverage.failed) / coverage.checks
-            target = coverage.target
-            return 100.0 * min(1.0, covered / target) if target else 100.0 * covered
-        checks = self.checks + self.calls
-        failed = self.failed + len(self.failing_calls)
-        if not checks and not self.when_set:
-            return None
-        return _ratio(checks, failed)
+_RATIO, _WHEN_SET = Counts.RATIO, Counts.RATIO_WHEN_SET
+_PER_CALL, _COVERAGE, _NONE = Counts.PER_CALL, Counts.COVERAGE, Counts.NONE
+_ERROR = Severity.ERROR
 
 
 def category_scores(
@@ -73,15 +40,44 @@ def category_scores(
 ) -> dict[Category, float]:
     """Scores of the categories that apply to this trace, in contract order, from each
     applicable rule's (declaration, effective severity, result)."""
-    tallies: dict[Category, _Tally] = {}
+    # Per category: [checks, failed, tool calls, scored when set, failing calls, coverage]
+    tallies: dict[Category, list[Any]] = {}
     for rule, severity, result in results:
-        if rule.counts is not Counts.NONE:
-            tally = tallies.get(rule.category)
-            if tally is None:
-                tally = tallies[rule.category] = _Tally()
-            tally.add(rule.counts, severity, result)
-    scores = {category: tally.score() for category, tally in tallies.items()}
+        counts = rule.counts
+        if counts is _NONE:
+            continue
+        tally = tallies.get(rule.category)
+        if tally is None:
+            tally = tallies[rule.category] = [0, 0, 0, False, set(), None]
+        if counts is _RATIO or counts is _WHEN_SET:
+            tally[0] += result.checks
+            tally[1] += result.failed
+            tally[3] = tally[3] or counts is _WHEN_SET
+        elif counts is _PER_CALL:
+            tally[2] = max(tally[2], result.checks)
+            if severity is _ERROR and result.hits:
+                tally[4].update(hit.step_index for hit in result.hits)
+        else:
+            tally[5] = result
+    scores = {category: _score(tally) for category, tally in tallies.items()}
     return {c: s for c in Category if (s := scores.get(c)) is not None}
+
+
+def _score(tally: list[Any]) -> float | None:
+    """A category's score from its tally, or None when it does not apply to the trace."""
+    checks, failed, calls, when_set, failing_calls, coverage = tally
+    coverage = cast("RuleResult | None", coverage)
+    if coverage is not None:
+        if not coverage.checks:
+            return None
+        covered = (coverage.checks - coverage.failed) / coverage.checks
+        target = coverage.target
+        return 100.0 * min(1.0, covered / float(target)) if target else 100.0 * covered
+    checks += calls
+    failed += len(failing_calls)
+    if not checks and not when_set:
+        return None
+    return _ratio(checks, failed)
 
 
 def trace_score(scores: Mapping[Category, float]) -> float:

@@ -55,9 +55,11 @@ class Step(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     def __post_init__(self) -> None:
         if self.status is None:
             force_setattr(self, "status", Status.ERROR if self.error else Status.OK)
-        for amount in (self.latency_ms, self.cost_usd):
-            if amount.__class__ is int and amount > _FLOAT_INT_MAX:
-                raise ValueError("must be a finite number >= 0")
+        latency, cost = self.latency_ms, self.cost_usd
+        if (latency.__class__ is int and latency > _FLOAT_INT_MAX) or (
+            cost.__class__ is int and cost > _FLOAT_INT_MAX
+        ):
+            raise ValueError("must be a finite number >= 0")
 
     @property
     def is_tool_call(self) -> bool:

@@ -16,7 +16,7 @@ import msgspec
 
 from ..models.common import StepType
 from ..models.trace import Step, Trace
-from .totals import Totals, json_number
+from .totals import Totals, add_cost_units, json_number
 
 __all__ = ["TraceFacts", "argument_identity", "json_number"]
 
@@ -138,20 +138,34 @@ class TraceFacts:
         """Index the next chunk of steps. `complete`: the chunk is the whole trace, so the
         trace fields are already final while the rules scan it."""
         start = self.start = self.step_count
-        self.steps = steps
-        self.complete = complete
-        self.memo = {}
+        self.steps, self.complete, self.memo = steps, complete, {}
         # (position, step) of every tool_call that names a tool, and of every response
         # that requires grounding, in this chunk.
         calls: list[tuple[int, Step]] = []
         grounded: list[tuple[int, Step]] = []
         self.calls, self.grounded = calls, grounded
-        add_call, add_grounded = calls.append, grounded.append
-        # The loop keeps its counters and tables in locals (cheaper than attributes).
+        # One loop, its counters and tables in locals (cheaper than attributes).
         counts, first_call, last_call = self.counts, self.first_call, self.last_call
-        first_call_id = self.first_call_id
-        tool_calls = cited_grounded = 0
+        first_call_id, add_call, add_grounded = self.first_call_id, calls.append, grounded.append
+        tool_calls = cited_grounded = latencies = whole_latency = costs = 0
+        float_latency, tokens = False, None
+        units: int | None = 0  # the costs in units (totals.py); None: not all exact so
         for index, step in enumerate(steps, start):
+            latency = step.latency_ms
+            if latency is not None:
+                latencies += 1
+                if latency.__class__ is int:
+                    whole_latency += latency
+                else:
+                    float_latency = True
+            cost = step.cost_usd
+            if cost is not None:
+                costs += 1
+                if units is not None:
+                    units = add_cost_units(units, cost)
+            input_tokens, output_tokens = step.input_tokens, step.output_tokens
+            if input_tokens is not None or output_tokens is not None:
+                tokens = (tokens or 0) + (input_tokens or 0) + (output_tokens or 0)
             if step.type is _TOOL_CALL:
                 tool_calls += 1
                 name = step.tool_name
@@ -169,37 +183,39 @@ class TraceFacts:
                 add_grounded((index, step))
                 if step.citations:
                     cited_grounded += 1
+        self.totals.merge(steps, latencies, whole_latency, float_latency, costs, units, tokens)
+        self._close_chunk(steps, tool_calls, cited_grounded)
+
+    def _close_chunk(self, steps: Sequence[Step], tool_calls: int, cited_grounded: int) -> None:
+        start = self.start
         self._index_ids(steps, start)
         if self.watched:
             watched = self.watched
             self.watched_calls += [
                 (index, step.step_id, step.tool_name or "")
-                for index, step in calls
+                for index, step in self.calls
                 if step.tool_name in watched
             ]
         if steps:
             self.last_step = steps[-1]
         self.step_count = start + len(steps)
         self.tool_call_count += tool_calls
-        self.unnamed_calls = tool_calls - len(calls)
+        self.unnamed_calls = tool_calls - len(self.calls)
         self.cited_grounded += cited_grounded
-        self.grounded_count += len(grounded)
-        self.totals.add(steps)
+        self.grounded_count += len(self.grounded)
 
     def _index_ids(self, steps: Sequence[Step], start: int) -> None:
         positions = self.step_positions
-        known = len(positions)
-        positions.update(
-            (step.step_id, index)
-            for index, step in enumerate(steps, start)
-            if step.step_id not in positions
-        )
-        if len(positions) - known == len(steps):
-            return  # the usual case: no id repeated
+        ids = [step.step_id for step in steps]
+        if not positions:
+            fresh = dict(zip(ids, range(start, start + len(ids)), strict=True))
+            if len(fresh) == len(ids):  # the usual case: no id repeated
+                self.step_positions = fresh
+                return
         repeats = self.id_repeats
-        for index, step in enumerate(steps, start):
-            step_id = step.step_id
-            if positions[step_id] != index:
+        for index, step_id in enumerate(ids, start):
+            first = positions.setdefault(step_id, index)
+            if first != index:
                 repeats[step_id] = repeats.get(step_id, 1) + 1
 
     def close(self) -> None:

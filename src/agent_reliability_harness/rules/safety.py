@@ -14,6 +14,7 @@ import msgspec
 from ..models.common import Category, Severity
 from ..models.policy import Policy
 from ..models.trace import Step
+from ..patterns import PatternSet
 from .base import Hit, RuleContext, RuleState, rule
 
 
@@ -130,14 +131,14 @@ _encode = msgspec.json.Encoder().encode
 def screen_text(steps: Sequence[Step]) -> tuple[bytes, bytes, int] | None:
     """A text holding every blob of `steps` verbatim between two delimiters (or an end
     of the text), that delimiter, and the number of blobs; None when the steps must take
-    the exact path.
+    the exact path. With the delimiter `"`, the text is JSON with no `\\` in it.
     """
     try:
         data = _encode([(s.text, s.arguments, s.output, s.error) for s in steps])
     except Exception:  # msgspec refused a value: the exact path handles everything
         return None
     if b"\\" not in data:
-        return data, b'"', _blob_count(data)
+        return data, b'"', -1  # counted after the scan (see _PROBES)
     if _PLACEHOLDER_BACKSLASH in data or _PLACEHOLDER_QUOTE in data:
         return None
     data = data.replace(b"\\\\", _PLACEHOLDER_BACKSLASH).replace(b'\\"', _PLACEHOLDER_QUOTE)
@@ -162,6 +163,25 @@ def _blob_count(data: bytes) -> int:
     if empty:
         empty -= data.count(b'"":')
     return data.count(b'"') // 2 - data.count(b'":') - empty
+
+
+# Searched with the patterns, in the same scan, over JSON text whose every `"` delimits
+# a string: an empty string. Without one, the blobs are the strings less the keys; in a
+# copy of the text holding only its quotes and colons, the colons outside the strings
+# (between an even and an odd quote) are the ones that end keys.
+_PROBES = ('""',)
+_ALL_BUT_QUOTES_AND_COLONS = bytes(b for b in range(256) if b not in b'":')
+
+
+def _quick_blob_count(data: bytes) -> int:
+    pieces = data.translate(None, _ALL_BUT_QUOTES_AND_COLONS).split(b'"')
+    keys = len(b"".join(pieces[::2]))
+    return (len(pieces) - 1) // 2 - keys
+
+
+def _screen_patterns(policy: Policy) -> PatternSet:
+    """The policy's unsafe patterns with the probes (once per Evaluator)."""
+    return PatternSet(policy.unsafe_patterns.patterns, probes=_PROBES)
 
 
 def _unicode_escapes(data: bytes) -> bytes | None:
@@ -198,6 +218,7 @@ _WINDOW_STEPS = 64
     remediation="Stop the agent from emitting or passing this content (redaction, output "
     "filters, tool guards), or narrow the pattern if it is a false positive.",
     applies=lambda p: bool(p.unsafe_patterns),
+    compile=_screen_patterns,
 )
 class UnsafeContent(RuleState):
     """One check per text blob, a hit (and a failed check) per pattern that matches one.
@@ -206,9 +227,9 @@ class UnsafeContent(RuleState):
 
     __slots__ = ("patterns",)
 
-    def __init__(self, policy: Policy) -> None:
-        super().__init__(policy)
-        self.patterns = policy.unsafe_patterns
+    def __init__(self, patterns: PatternSet) -> None:
+        super().__init__(patterns)
+        self.patterns = patterns
 
     def scan(self, ctx: RuleContext) -> None:
         steps, start = ctx.facts.steps, ctx.facts.start
@@ -218,9 +239,16 @@ class UnsafeContent(RuleState):
     def _screen(self, steps: Sequence[Step], start: int) -> None:
         patterns = self.patterns
         screen = screen_text(steps) if patterns.screens else None
-        if screen is not None and not patterns.may_match_delimited(screen[0], screen[1]):
-            self.result.checks += screen[2]  # the usual case: nothing can match
-        elif patterns.screens and len(steps) > _WINDOW_STEPS:
+        if screen is not None:
+            text, delimiter, blobs = screen
+            may, probes = patterns.screen(text, delimiter)
+            if not may:  # the usual case: nothing can match
+                if blobs < 0:
+                    quick = probes is not None and not probes  # scanned, no empty string
+                    blobs = _quick_blob_count(text) if quick else _blob_count(text)
+                self.result.checks += blobs
+                return
+        if patterns.screens and len(steps) > _WINDOW_STEPS:
             for at in range(0, len(steps), _WINDOW_STEPS):
                 self._screen(steps[at : at + _WINDOW_STEPS], start + at)
         else:

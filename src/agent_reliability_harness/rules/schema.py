@@ -32,10 +32,14 @@ def json_equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def _anything(_: Any) -> bool:
+    return True
+
+
 class _ArgCheck:
     """One declared argument, compiled: what SCH-004 and SCH-006..009 test on it."""
 
-    __slots__ = ("bounded", "constrained", "enum_strs", "spec", "type_check", "unknown")
+    __slots__ = ("accepts", "bounded", "constrained", "enum_strs", "spec", "type_check", "unknown")
 
     def __init__(self, spec: ArgSpec) -> None:
         self.spec = spec
@@ -43,6 +47,7 @@ class _ArgCheck:
         # either way the value goes on to the enum, pattern and range checks.
         check = ARG_TYPES.get(spec.type)
         self.type_check = None if spec.type == "any" else check
+        self.accepts = self.type_check or _anything
         self.unknown = not spec.known_type
         self.bounded = spec.min is not None or spec.max is not None
         self.constrained = spec.enum is not None or spec.pattern is not None or self.bounded
@@ -113,7 +118,7 @@ def _find_argument_hits(ctx: RuleContext, tools: Tools) -> tuple[int, dict[str, 
             if check is None:
                 message = f"{_arg(step, name)} is not declared in the policy"
                 undeclared.append(Hit(index, message, observed=name, step_id=step.step_id))
-            else:
+            elif check.constrained or check.unknown or not check.accepts(value):
                 _value_hits(index, step, name, value, check, found=found)
     return listed, found
 

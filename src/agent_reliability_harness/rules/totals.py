@@ -70,7 +70,7 @@ def _cost_sum(steps: Iterable[Step], cost: Decimal | None = None) -> Decimal | N
 # totals are equal in value. Anything else takes the Decimal path for the whole trace.
 # (`json_number` and the budget comparison only use the value, not the Decimal's exponent.)
 _COST_DIGITS = 12
-_COST_SCALE = 10**_COST_DIGITS
+_COST_SCALE: int = 10**_COST_DIGITS
 _COST_SCALE_FLOAT = float(_COST_SCALE)  # exact: powers of ten up to 10**22 are floats
 
 
@@ -84,6 +84,17 @@ def _spacing_bound(digits: int) -> float:
 
 
 _COST_BOUND = _spacing_bound(_COST_DIGITS)
+
+
+def add_cost_units(units: int, cost: float) -> int | None:
+    """`units` plus a cost in units of 10**-_COST_DIGITS USD, or None when the cost is
+    not exactly so (above): the Decimal path then sums the chunk."""
+    if cost.__class__ is float and 0.0 <= cost < _COST_BOUND:
+        scaled = round(cost * _COST_SCALE_FLOAT)
+        return units + scaled if scaled / _COST_SCALE == cost else None
+    if cost.__class__ is int and cost >= 0:
+        return units + int(cost) * _COST_SCALE
+    return None
 
 
 class Totals:
@@ -112,46 +123,26 @@ class Totals:
         self.latency_total: Decimal | None = None
         self.cost_total: Decimal | None = None
 
-    def add(self, steps: Sequence[Step]) -> None:
-        """Add the recorded values of the next steps."""
-        latency_steps = 0
-        whole_latency = 0  # integer latencies summed as int: exact, and no Decimal per step
-        float_latency = False
-        cost_recorded = False
-        cost_units = 0  # the costs in units of 10**-_COST_DIGITS, while all are on the fast path
-        cost_exact = True
-        tokens: int | None = None
-        for step in steps:
-            step_latency = step.latency_ms
-            if step_latency is not None:
-                latency_steps += 1
-                if type(step_latency) is int:
-                    whole_latency += step_latency
-                else:
-                    float_latency = True
-            step_cost = step.cost_usd
-            if step_cost is not None:
-                cost_recorded = True
-                if not cost_exact:
-                    pass  # the Decimal path sums them all after the loop
-                elif type(step_cost) is float and 0.0 <= step_cost < _COST_BOUND:
-                    units = round(step_cost * _COST_SCALE_FLOAT)
-                    cost_exact = units / _COST_SCALE == step_cost
-                    cost_units += units
-                elif type(step_cost) is int and step_cost >= 0:
-                    cost_units += step_cost * _COST_SCALE
-                else:
-                    cost_exact = False
-            input_tokens, output_tokens = step.input_tokens, step.output_tokens
-            if input_tokens is not None or output_tokens is not None:
-                tokens = (tokens or 0) + (input_tokens or 0) + (output_tokens or 0)
+    def merge(  # noqa: PLR0917 - the loop's locals, passed once per chunk
+        self,
+        steps: Sequence[Step],
+        latencies: int,
+        whole_latency: int,
+        float_latency: bool,
+        costs: int,
+        units: int | None,
+        tokens: int | None,
+    ) -> None:
+        """Add a chunk's values, summed by the caller: `latencies` recorded, integer ones
+        summing to `whole_latency` (`float_latency`: some are not integers); `costs`
+        recorded, in `units` (None: not all exact so); the tokens recorded (None: none)."""
         if tokens is not None:
             self.token_total = (self.token_total or 0) + tokens
-        if latency_steps:
-            self.latency_steps += latency_steps
+        if latencies:
+            self.latency_steps += latencies
             self._add_latency(steps, whole_latency, float_latency)
-        if cost_recorded:
-            self._add_cost(steps, cost_units, cost_exact)
+        if costs:
+            self._add_cost(steps, units)
 
     # The running totals stay exact ints while the Decimal sum of the same values would
     # be too (no float seen, every partial sum below 10**28); from the first chunk where
@@ -168,9 +159,13 @@ class Totals:
             self._latency_decimal = Decimal(self._latency_whole)
         self._latency_decimal = _decimal_sum((s.latency_ms for s in steps), self._latency_decimal)
 
-    def _add_cost(self, steps: Sequence[Step], units: int, exact: bool) -> None:
+    def _add_cost(self, steps: Sequence[Step], units: int | None) -> None:
         running = self._cost_units
-        if self._cost_decimal is None and exact and (running or 0) + units < _EXACT_DECIMAL_INT:
+        if (
+            self._cost_decimal is None
+            and units is not None
+            and (running or 0) + units < _EXACT_DECIMAL_INT
+        ):
             self._cost_units = (running or 0) + units
             return
         if self._cost_decimal is None and running is not None:
