@@ -49,3 +49,17 @@ def test_a_long_trace_is_screened_in_windows_without_hiding_a_match() -> None:
     assert [f.step_id for f in got.findings] == [f"s{i}" for i in (0, 63, 64, 4095, 4096, 8999)]
     assert got.category_scores["safety"] == round(100.0 * (9000 - 6) / 9000, 2)
     assert _result(steps, SSN) == (9000, 6)
+
+
+def test_dense_and_sparse_stretches_find_every_match() -> None:
+    """Windows that mostly match are checked at once; clean ones send the scan back to
+    screening: every match is found and every blob counted either way."""
+    steps = [
+        response(f"s{i}", f"SSN 123-45-{6000 + i}" if i < 3000 or i % 500 == 7 else "ok")
+        for i in range(6000)
+    ]
+    matched = [i for i in range(6000) if i < 3000 or i % 500 == 7]
+    got = report(steps, SSN)
+    assert [f.step_id for f in got.findings if f.step_id] == [f"s{i}" for i in matched[:1000]]
+    assert got.findings[-1].observed == len(matched) - 1000
+    assert _result(steps, SSN) == (6000, len(matched))

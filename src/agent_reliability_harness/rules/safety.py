@@ -204,10 +204,10 @@ def _unicode_escapes(data: bytes) -> bytes | None:
     return b"".join(out)
 
 
-# Steps screened per scan (bounded memory for a huge trace: every blob lies within one
-# step, so screening pieces hides no match), and per re-screen of a piece that matched.
-_SCREEN_STEPS = 4096
-_WINDOW_STEPS = 64
+# Steps screened per scan, then per re-screen of a window that may match (every blob
+# lies within one step, so screening windows hides no match; and a window's text stays
+# small however long the trace).
+_WINDOWS = (256, 16)
 
 
 @rule(
@@ -222,37 +222,59 @@ _WINDOW_STEPS = 64
 )
 class UnsafeContent(RuleState):
     """One check per text blob, a hit (and a failed check) per pattern that matches one.
-    Steps are screened in pieces; a piece that may match is screened again in windows,
-    and only the windows that may match are checked blob by blob."""
+    Steps are screened in windows; a window that may match is screened again in smaller
+    ones, and only the smallest that may match are checked blob by blob."""
 
-    __slots__ = ("patterns",)
+    __slots__ = ("dense", "patterns")
 
     def __init__(self, patterns: PatternSet) -> None:
         super().__init__(patterns)
         self.patterns = patterns
+        self.dense = False  # whether most of the last window's smaller ones may match
 
     def scan(self, ctx: RuleContext) -> None:
-        steps, start = ctx.facts.steps, ctx.facts.start
-        for at in range(0, len(steps), _SCREEN_STEPS):
-            self._screen(steps[at : at + _SCREEN_STEPS], start + at)
-
-    def _screen(self, steps: Sequence[Step], start: int) -> None:
-        patterns = self.patterns
-        screen = screen_text(steps) if patterns.screens else None
-        if screen is not None:
-            text, delimiter, blobs = screen
-            may, probes = patterns.screen(text, delimiter)
-            if not may:  # the usual case: nothing can match
-                if blobs < 0:
-                    quick = probes is not None and not probes  # scanned, no empty string
-                    blobs = _quick_blob_count(text) if quick else _blob_count(text)
-                self.result.checks += blobs
-                return
-        if patterns.screens and len(steps) > _WINDOW_STEPS:
-            for at in range(0, len(steps), _WINDOW_STEPS):
-                self._screen(steps[at : at + _WINDOW_STEPS], start + at)
+        if self.patterns.screens:
+            self._screen(ctx.facts.steps, ctx.facts.start, 0)
         else:
-            self._check(steps, start)
+            self._check(ctx.facts.steps, ctx.facts.start)
+
+    def _screen(self, steps: Sequence[Step], start: int, level: int) -> int:
+        """Screen `steps` in windows of _WINDOWS[level] steps; returns how many of them may
+        match. Where most smaller windows did, the next windows that may match are checked
+        at once (re-screening text that mostly matches only costs)."""
+        size, failed = _WINDOWS[level], 0
+        for at in range(0, len(steps), size):
+            window = steps[at : at + size]
+            if self.dense and level == 0 and (at // size) % 16:  # screened again every 16th
+                self._check(window, start + at)
+                continue
+            if self._clean(window):
+                self.dense = self.dense and level > 0  # a clean window: look closer again
+                continue
+            failed += 1
+            if level + 1 < len(_WINDOWS) and len(window) > _WINDOWS[level + 1] and not self.dense:
+                parts = -(-len(window) // _WINDOWS[level + 1])
+                self.dense = 2 * self._screen(window, start + at, level + 1) > parts
+            else:
+                self._check(window, start + at)
+        return failed
+
+    def _clean(self, steps: Sequence[Step]) -> bool:
+        """Whether the screen shows no pattern can match these steps (their blobs are then
+        counted); False when they must be looked at more closely."""
+        patterns = self.patterns
+        screen = screen_text(steps)
+        if screen is None:
+            return False
+        text, delimiter, blobs = screen
+        may, probes = patterns.screen(text, delimiter)
+        if may:
+            return False
+        if blobs < 0:
+            quick = probes is not None and not probes  # scanned, no empty string
+            blobs = _quick_blob_count(text) if quick else _blob_count(text)
+        self.result.checks += blobs
+        return True
 
     def _check(self, steps: Sequence[Step], start: int) -> None:
         patterns, result = self.patterns, self.result
