@@ -98,7 +98,7 @@ class TraceRun:
         evaluator, facts = self.evaluator, self.facts
         policy = evaluator.policy
         facts.close()
-        ctx = RuleContext(trace, policy, facts)
+        ctx = self.ctx if self.ctx.trace is trace else RuleContext(trace, policy, facts)
         results = [(rule, severity, check(ctx)) for check, rule, severity in evaluator._checks]
         results += [
             (rule, severity, state.finish(ctx))
