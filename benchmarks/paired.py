@@ -5,7 +5,8 @@
 Runs alternate between the builds (ref, new, ref, new, ...) so that a busy machine
 slows both alike; the best of the runs is reported, with the new/ref ratio. Inputs
 (seeded): one 100k-step trace of back-to-back faulted episodes (every rule family
-firing, ~560 B/step), a 10k-trace JSONL corpus and 2,000 single-trace files.
+firing, ~560 B/step), a 10k-trace JSONL corpus and 2,000 single-trace files, with
+`--jobs 1` (CPU time is then the work itself, without a process pool's).
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def _inputs(work: Path) -> dict[str, list[str]]:
     for index in range(2_000):
         trace, _ = corpus.make_trace(4, index)
         (files / f"t{index:05d}.json").write_text(json.dumps(trace))
-    base = ["validate", "--policy", str(policy), "--quiet", "--json-out", str(work / "out.json")]
+    base = ["validate", "--policy", str(policy), "--jobs", "1", "--quiet"]
+    base += ["--json-out", str(work / "out.json")]
     return {
         "100k-step trace": [*base, str(long)],
         "10k-trace JSONL": [*base, str(work / "corpus.jsonl")],

@@ -39,7 +39,7 @@ def within(data: bytes | str, limit: int = MAX_DEPTH) -> bool:
     """Whether valid JSON text nests arrays and objects at most `limit` deep."""
     if len(data) < 1 << 16:  # a small text: a quick count may do
         opened = (
-            data.count(b"[") + data.count(b"{")
+            len(data) - len(data.translate(None, b"[{"))  # one pass, where two counts take two
             if isinstance(data, bytes)
             else data.count("[") + data.count("{")
         )
