@@ -19,7 +19,7 @@ from .models.trace import Step, Trace
 from .rules import Hit, Rule, RuleContext, RuleResult, RuleState, TraceFacts, all_rules
 from .rules.base import MAX_FINDINGS
 from .rules.facts import json_number
-from .scoring import DEFAULT_FAIL_UNDER, category_scores, passes, round_score, trace_score
+from .scoring import DEFAULT_FAIL_UNDER, ScorePlan, passes, round_score, trace_score
 
 # The position of the "and K more" finding: after every step, so it sorts last.
 _AFTER_EVERY_STEP = 2**62
@@ -49,6 +49,9 @@ class Evaluator:
         self.rules = tuple(rule for rule, _ in rules)
         self._checks = tuple(checks)
         self._states = tuple(states)
+        # Results come checks first, then states: the plan and the findings follow that.
+        self._order = tuple((r, s) for _, r, s in checks) + tuple((r, s) for _, _, r, s in states)
+        self._plan = ScorePlan(self._order)
         self._watched = frozenset(policy.sequence.forbidden_tools)
 
     def evaluate(
@@ -99,18 +102,15 @@ class TraceRun:
         policy = evaluator.policy
         facts.close()
         ctx = self.ctx if self.ctx.trace is trace else RuleContext(trace, policy, facts)
-        results = [(rule, severity, check(ctx)) for check, rule, severity in evaluator._checks]
-        results += [
-            (rule, severity, state.finish(ctx))
-            for (_, _, rule, severity), state in zip(evaluator._states, self.states, strict=True)
-        ]
+        results = [check(ctx) for check, _, _ in evaluator._checks]
+        results += [state.finish(ctx) for state in self.states]
         findings: list[Finding] = []
-        for rule, severity, result in results:
+        for (rule, severity), result in zip(evaluator._order, results, strict=True):
             if result.hits:
                 findings += _findings(rule, severity, result.hits, result.more)
         if len(findings) > 1:
             findings.sort(key=Finding.sort_key)
-        scores = category_scores(results)
+        scores = evaluator._plan.scores(results)
         score = round_score(trace_score(scores))
         coverage = facts.citation_coverage
         return TraceReport(

@@ -5,8 +5,7 @@ Scores follow from the rules' results and each rule's declared `counts` alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from collections.abc import Iterable, Mapping, Sequence
 
 from .models.common import Category, Severity
 from .models.report import Finding
@@ -35,49 +34,83 @@ _PER_CALL, _COVERAGE, _NONE = Counts.PER_CALL, Counts.COVERAGE, Counts.NONE
 _ERROR = Severity.ERROR
 
 
+class ScorePlan:
+    """What scoring needs of the declarations, worked out once per Evaluator: for each
+    applicable rule, in the order its results come, its category and how it counts."""
+
+    __slots__ = ("categories", "coverage", "per_call", "ratio", "when_set")
+
+    def __init__(self, rules: Sequence[tuple[Rule, Severity]]) -> None:
+        scored = {r.category for r, _ in rules if r.counts is not _NONE}
+        self.categories = tuple(c for c in Category if c in scored)  # contract order
+        slot = {category: n for n, category in enumerate(self.categories)}
+        self.when_set = [False] * len(self.categories)
+        self.ratio: list[tuple[int, int]] = []
+        self.per_call: list[tuple[int, int, bool]] = []
+        self.coverage: list[tuple[int, int]] = []
+        for index, (rule, severity) in enumerate(rules):
+            counts = rule.counts
+            if counts is _NONE:
+                continue
+            at = slot[rule.category]
+            if counts is _RATIO or counts is _WHEN_SET:
+                self.ratio.append((index, at))
+                self.when_set[at] = self.when_set[at] or counts is _WHEN_SET
+            elif counts is _PER_CALL:
+                self.per_call.append((index, at, severity is _ERROR))
+            else:
+                self.coverage.append((index, at))
+
+    def scores(self, results: Sequence[RuleResult]) -> dict[Category, float]:
+        """Scores of the categories that apply to this trace, in contract order, from the
+        results of the rules the plan was made for (in the same order)."""
+        size = len(self.categories)
+        checks, failed, calls = [0] * size, [0] * size, [0] * size
+        for index, at in self.ratio:
+            result = results[index]
+            checks[at] += result.checks
+            failed[at] += result.failed
+        failing: dict[int, set[int | None]] = {}
+        for index, at, error in self.per_call:
+            result = results[index]
+            calls[at] = max(calls[at], result.checks)
+            if error and result.hits:
+                failing.setdefault(at, set()).update(hit.step_index for hit in result.hits)
+        covered = {at: results[index] for index, at in self.coverage}
+        out: dict[Category, float] = {}
+        for at, category in enumerate(self.categories):
+            coverage = covered.get(at)
+            if coverage is not None:
+                score = _coverage(coverage)
+            else:
+                total = checks[at] + calls[at]
+                score = (
+                    _ratio(total, failed[at] + len(failing.get(at, ())))
+                    if total or self.when_set[at]
+                    else None
+                )
+            if score is not None:
+                out[category] = score
+        return out
+
+
+def _coverage(result: RuleResult) -> float | None:
+    """Coverage c = (checks - failed) / checks against the result's target, if any."""
+    if not result.checks:
+        return None
+    covered = (result.checks - result.failed) / result.checks
+    target = result.target
+    return 100.0 * min(1.0, covered / float(target)) if target else 100.0 * covered
+
+
 def category_scores(
     results: Iterable[tuple[Rule, Severity, RuleResult]],
 ) -> dict[Category, float]:
-    """Scores of the categories that apply to this trace, in contract order, from each
-    applicable rule's (declaration, effective severity, result)."""
-    # Per category: [checks, failed, tool calls, scored when set, failing calls, coverage]
-    tallies: dict[Category, list[Any]] = {}
-    for rule, severity, result in results:
-        counts = rule.counts
-        if counts is _NONE:
-            continue
-        tally = tallies.get(rule.category)
-        if tally is None:
-            tally = tallies[rule.category] = [0, 0, 0, False, set(), None]
-        if counts is _RATIO or counts is _WHEN_SET:
-            tally[0] += result.checks
-            tally[1] += result.failed
-            tally[3] = tally[3] or counts is _WHEN_SET
-        elif counts is _PER_CALL:
-            tally[2] = max(tally[2], result.checks)
-            if severity is _ERROR and result.hits:
-                tally[4].update(hit.step_index for hit in result.hits)
-        else:
-            tally[5] = result
-    scores = {category: _score(tally) for category, tally in tallies.items()}
-    return {c: s for c in Category if (s := scores.get(c)) is not None}
-
-
-def _score(tally: list[Any]) -> float | None:
-    """A category's score from its tally, or None when it does not apply to the trace."""
-    checks, failed, calls, when_set, failing_calls, coverage = tally
-    coverage = cast("RuleResult | None", coverage)
-    if coverage is not None:
-        if not coverage.checks:
-            return None
-        covered = (coverage.checks - coverage.failed) / coverage.checks
-        target = coverage.target
-        return 100.0 * min(1.0, covered / float(target)) if target else 100.0 * covered
-    checks += calls
-    failed += len(failing_calls)
-    if not checks and not when_set:
-        return None
-    return _ratio(checks, failed)
+    """Scores of the categories that apply, from each applicable rule's (declaration,
+    effective severity, result)."""
+    listed = list(results)
+    plan = ScorePlan([(rule, severity) for rule, severity, _ in listed])
+    return plan.scores([result for _, _, result in listed])
 
 
 def trace_score(scores: Mapping[Category, float]) -> float:
