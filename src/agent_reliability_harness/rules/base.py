@@ -105,9 +105,10 @@ class RuleState:
     whole trace, or a chunk of a long one: the same result either way); `finish` gives
     the result. The defaults do nothing and give `self.result`."""
 
-    __slots__ = ("result",)
+    __slots__ = ("compiled", "result")
 
     def __init__(self, compiled: Any) -> None:
+        self.compiled = compiled  # what the rule's `compile` made (else the policy)
         self.result = RuleResult()
 
     def scan(self, ctx: RuleContext) -> None:

@@ -241,15 +241,11 @@ class ToolNameMissing(RuleState):
 class _ArgumentRule(RuleState):
     """One of SCH-003..009: its hits from the shared pass over the listed calls."""
 
-    __slots__ = ("tools",)
+    __slots__ = ()
     rule_id = ""
 
-    def __init__(self, tools: Tools) -> None:
-        super().__init__(tools)
-        self.tools = tools
-
     def scan(self, ctx: RuleContext) -> None:
-        listed, found = _argument_hits(ctx, self.tools)
+        listed, found = _argument_hits(ctx, self.compiled)
         self.result.checks += listed
         self.result.hits += found[self.rule_id]
 
