@@ -140,7 +140,11 @@ def phase_times(policy_path: Path, corpus: Path, count: int = 3000) -> dict[str,
     from agent_reliability_harness.engine import Evaluator  # noqa: PLC0415
     from agent_reliability_harness.models.trace import decode_trace_json  # noqa: PLC0415
     from agent_reliability_harness.render.json_ import report_element  # noqa: PLC0415
-    from agent_reliability_harness.rules import RuleContext, TraceFacts  # noqa: PLC0415
+    from agent_reliability_harness.rules import (  # noqa: PLC0415
+        RuleContext,
+        TraceFacts,
+        all_rules,
+    )
 
     with corpus.open("rb") as handle:
         lines = [line for _, line in zip(range(count), handle, strict=False)]
@@ -174,10 +178,16 @@ def phase_times(policy_path: Path, corpus: Path, count: int = 3000) -> dict[str,
         # is charged to the first rule that builds it, as in a real run.
         for _ in range(3):
             contexts = [RuleContext(t, policy, TraceFacts(t)) for t in traces]  # type: ignore[arg-type]
-            for rule, _severity in evaluator._rules:
+            for rule in (r for r in all_rules() if r.applies(policy)):
+                compiled = rule.compile(policy) if rule.compile else policy
                 start = time.process_time()
                 for ctx in contexts:
-                    rule.check(ctx)
+                    if rule.check is not None:
+                        rule.check(ctx)
+                    elif rule.state is not None:
+                        state = rule.state(compiled)
+                        state.scan(ctx)
+                        state.finish(ctx)
                 spent = (time.process_time() - start) * 1e6 / len(lines)
                 out[rule.rule_id] = min(out.get(rule.rule_id, spent), spent)
     finally:

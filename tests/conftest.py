@@ -16,11 +16,12 @@ from agent_reliability_harness.models.report import RunReport
 from agent_reliability_harness.render import RenderOptions
 from helpers import ROOT, SAMPLES
 
-# CI runs the same examples every time (a red build is always reproducible) and never
-# fails on a slow machine's timing; locally, hypothesis explores new examples each run.
+# No test depends on timing: every run loads a profile without deadlines. CI also runs
+# the same examples every time (a red build is always reproducible); locally,
+# hypothesis explores new examples each run.
 settings.register_profile("ci", derandomize=True, deadline=None, database=None)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+settings.register_profile("local", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "local")
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 

@@ -22,6 +22,8 @@ from agent_reliability_harness.io import (
     read_document,
 )
 
+pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
+
 EDGE_CASES = [
     b"NaN",
     b"[Infinity]",

@@ -19,6 +19,7 @@ from pathlib import Path, PurePath
 from typing import Any, BinaryIO
 
 from .errors import InputError
+from .nesting import MAX_DEPTH, within
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -81,6 +82,15 @@ def _lone_surrogate(value: Any) -> bool:
     return False
 
 
+_TOO_DEEP = f"invalid JSON: nesting is too deep (more than {MAX_DEPTH} levels)"
+
+
+def check_depth(data: bytes | str) -> None:
+    """Raise InputError when valid JSON text nests deeper than MAX_DEPTH (nesting.py)."""
+    if not within(data):
+        raise InputError(_TOO_DEEP)
+
+
 def decode_json(text: str) -> Any:
     """Decode one JSON value strictly; raises InputError naming line and column."""
     try:
@@ -90,7 +100,7 @@ def decode_json(text: str) -> Any:
             f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None
     except RecursionError:
-        raise InputError("invalid JSON: nesting is too deep") from None
+        raise InputError(_TOO_DEEP) from None
     except ValueError as exc:
         detail = str(exc)
         if "integer string conversion" in detail:
@@ -98,6 +108,7 @@ def decode_json(text: str) -> Any:
         raise InputError(f"invalid JSON: {detail}") from None
     if ("\\ud" in text or "\\uD" in text) and _lone_surrogate(value):
         raise InputError("invalid JSON: a string contains a lone surrogate (\\ud800-\\udfff)")
+    check_depth(text)
     return value
 
 
@@ -182,15 +193,10 @@ def start_line(data: bytes) -> int:
     return data.count(b"\n", start, end) + 1
 
 
-# The fast decoder (msgspec) is used only where it provably agrees with the strict
-# path: it rejects NaN/Infinity, out-of-range numbers, lone surrogates and bad
-# UTF-8 (we then rerun the strict path for its exact message), keeps big integers
-# exact and keeps the last of duplicate keys like json does. Nesting depth is the
-# one difference: both stop at the interpreter's recursion limit, counted from
-# where they are called, and the strict decoder sits a few frames deeper. So the
-# fast one is called _PADDING frames deeper still: whatever it accepts, the strict
-# path accepts too (tests/test_io_stream.py sweeps the depths around the limit).
-_PADDING = 8
+# The fast decoder (msgspec) agrees with the strict path: it rejects NaN/Infinity,
+# out-of-range numbers, lone surrogates and bad UTF-8 (the strict path then gives the
+# exact message), keeps big integers exact and keeps the last of duplicate keys like
+# json does; both refuse nesting beyond MAX_DEPTH (check_depth).
 _LEADING_SPACE = re.compile(rb"[ \t\n\r]*")
 _FAST: dict[str, Any] = {}
 
@@ -214,15 +220,13 @@ def decode_json_bytes(data: bytes) -> Any:
     decoder = _fast_decoder()
     if decoder:
         try:
-            return padded_call(decoder.decode, data, _PADDING)
+            value = decoder.decode(data)
         except Exception:  # any refusal: the strict path names the exact problem
             pass
+        else:
+            check_depth(data)
+            return value
     return decode_json(decode_bytes(data))
-
-
-def padded_call(decode: Any, data: bytes, frames: int) -> Any:
-    """`decode(data)` called `frames` Python frames deeper (see the note above _PADDING)."""
-    return decode(data) if frames <= 0 else padded_call(decode, data, frames - 1)
 
 
 def iter_jsonl(

@@ -12,7 +12,15 @@ from typing import Any
 
 from ..errors import InputError, ReportError
 from ..io import decode_bytes, decode_json, display_path, read_bytes
-from .common import SUPPORTED_MAJOR, Severity, finite_non_negative, is_number
+from .common import (
+    SUPPORTED_MAJOR,
+    Severity,
+    finite_non_negative,
+    is_number,
+    located,
+    show,
+    string_problem,
+)
 from .common import type_name as _type_name
 from .report import Finding, RunReport, TraceReport
 
@@ -22,18 +30,11 @@ _READABLE_MAJORS = ("0", SUPPORTED_MAJOR)
 
 
 def _show(value: object) -> str:
-    """A short, one-line rendering of a value for an error message."""
-    if isinstance(value, str):
-        return repr(value if len(value) <= 60 else value[:60] + "...")
-    if isinstance(value, bool) or value is None:
-        return _type_name(value)
-    if isinstance(value, int | float):
-        return repr(value) if len(repr(value)) <= 30 else _type_name(value)
-    return _type_name(value)
+    return show(value, 60)
 
 
 def _bad(where: str, what: str) -> ReportError:
-    return ReportError(f"{where}: {what}")
+    return ReportError(located(where, what))
 
 
 def _field(where: str, key: str) -> str:
@@ -48,18 +49,20 @@ def _required(data: dict[str, Any], key: str, where: str) -> Any:
 
 def _req_str(data: dict[str, Any], key: str, where: str) -> str:
     value = _required(data, key, where)
-    if not isinstance(value, str):
-        raise _bad(f"{where}.{key}", f"must be a string (got {_type_name(value)})")
-    return value
+    problem = string_problem(value, required=True)
+    if problem is not None:
+        raise _bad(f"{where}.{key}", problem)
+    return str(value)
 
 
 def _opt_str(data: dict[str, Any], key: str, where: str, default: str | None) -> str | None:
     value = data.get(key)
     if value is None:
         return default
-    if not isinstance(value, str):
-        raise _bad(_field(where, key), f"must be a string or null (got {_type_name(value)})")
-    return value
+    problem = string_problem(value)
+    if problem is not None:
+        raise _bad(_field(where, key), problem)
+    return str(value)
 
 
 def _total(value: Any) -> bool:

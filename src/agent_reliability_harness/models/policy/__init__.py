@@ -28,7 +28,7 @@ from .model import (
 )
 from .notes import PolicyWarning
 from .parse import parse_policy
-from .type_names import KNOWN_TYPES, TYPE_NAMES, canonical_type
+from ..types import KNOWN_TYPES, TYPE_NAMES, canonical_type
 
 __all__ = [
     "BLOB_KINDS",
