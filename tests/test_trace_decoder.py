@@ -101,6 +101,8 @@ def _reads_as_the_spec_says(data: dict[str, Any], trace: Trace) -> None:
     assert trace.schema_version == (data.get("schema_version") or "1")
     assert trace.metadata == (data.get("metadata") or {})
     task_id = data.get("task_id")
+    if isinstance(task_id, float):  # an integral float is an integer (3.0 -> "3")
+        task_id = int(task_id)
     assert trace.task_id == (None if task_id is None else str(task_id))
     for raw, step in zip(data["steps"], trace.steps, strict=True):
         status = raw.get("status")
