@@ -25,9 +25,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from builder import Builder, Trace  # noqa: E402
-from corpus import POLICY, _body  # noqa: E402
-from faults import FAULTS  # noqa: E402
+from builder import Builder, Trace
+from corpus import POLICY, _body
+from faults import FAULTS
 
 FAULTS_BY_NAME = {fault.__name__: fault for fault in FAULTS}
 # Rules the corpus faults raise at warning severity: a run with only these still passes.
