@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("validate_cmd", "check traces against a policy"),
     "compare": ("compare_cmd", "gate a candidate run against a baseline report"),
     "convert": ("convert_cmd", "print transcripts as canonical traces"),
+    "infer": ("infer_cmd", "learn a policy from runs known to be good"),
     "rules": ("rules_cmd", "list every rule"),
     "check-policy": ("check_policy_cmd", "check policy files (with --strict, warnings fail)"),
 }
