@@ -3,7 +3,7 @@ expression over `outcome` accepts, or by default those whose `outcome.success` i
 (every run when no run records an outcome at all).
 
 `--good-if` is a small language: comparisons `KEY OP VALUE` (OP one of == != >= <= > <;
-VALUE a JSON number, true, false, null or a quoted string) or a bare KEY (true when the
+VALUE a JSON number, true, false, null, a JSON string or a 'single-quoted' one) or a bare KEY (true when the
 outcome holds a truthy value there), joined by `and` / `or` (`and` binds tighter). A
 comparison with a missing key, or of a number with a non-number, is false.
 """
@@ -19,7 +19,7 @@ from typing import Any
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<op>==|!=|>=|<=|>|<)|(?P<word>[A-Za-z_][A-Za-z0-9_.-]*)"
-    r"|(?P<number>-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)|(?P<string>\"(?:[^\"\\]|\\.)*\"))"
+    r"|(?P<number>-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)|(?P<string>\"(?:[^\"\\]|\\.)*\"|'[^']*'))"
 )
 _LITERALS = {"true": True, "false": False, "null": None}
 
@@ -93,7 +93,7 @@ def _value(kind: str, text: str) -> Any:
         number = json.loads(text)
         return number
     if kind == "string":
-        return json.loads(text)
+        return text[1:-1] if text.startswith("'") else json.loads(text)
     if kind == "word" and text in _LITERALS:
         return _LITERALS[text]
     raise ValueError(f"expected a value, got {text!r}")
