@@ -120,43 +120,6 @@ class Searcher:
         return (Searcher, (self.pattern, self.case_sensitive))
 
 
-class Capture:
-    """A case-sensitive search with exactly one capturing group, whose text is the
-    answer (`--task-id-from`): ValueError when the pattern has another number of groups."""
-
-    __slots__ = ("_regex", "pattern")
-
-    def __init__(self, pattern: str) -> None:
-        self.pattern = pattern
-        self._regex = check_pattern(pattern, case_sensitive=True)
-        if self._regex.groups != 1:
-            raise ValueError(
-                f"must have exactly one capturing group (it has {self._regex.groups}); "
-                "write other groups as (?:...)"
-            )
-
-    def capture(self, text: str) -> str | None:
-        """The group's text at the first match, or None (no match, or the group did not
-        take part or is empty)."""
-        match = self._regex.search(text)
-        if match is None:
-            return None
-        value = match.group(1)
-        return value or None
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Capture) and other.pattern == self.pattern
-
-    def __hash__(self) -> int:
-        return hash(self.pattern)
-
-    def __repr__(self) -> str:
-        return f"Capture({self.pattern!r})"
-
-    def __reduce__(self) -> tuple[type[Capture], tuple[str]]:
-        return (Capture, (self.pattern,))
-
-
 def glob_to_regex(glob: str) -> str:
     """An RE2 pattern that matches exactly what `fnmatch.fnmatchcase(text, glob)` matches
     (`*`, `?`, `[seq]`, `[!seq]`; an unclosed `[` is a literal)."""

@@ -6,12 +6,42 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
 
-from ..patterns import Capture
+from ..patterns import check_pattern
 from .report import RunReport, TraceReport
 from .trace import Trace
+
+
+class Capture:
+    """A case-sensitive RE2 search whose one capturing group is the answer; ValueError
+    when the pattern does not compile or has another number of groups."""
+
+    __slots__ = ("_regex", "pattern")
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self._regex: Any = check_pattern(pattern, case_sensitive=True)
+        if self._regex.groups != 1:
+            groups = self._regex.groups
+            raise ValueError(f"must have exactly one capturing group (it has {groups})")
+
+    def capture(self, text: str) -> str | None:
+        """The group's text at the first match; None without a match or when it is empty."""
+        match = self._regex.search(text)
+        return (match.group(1) or None) if match is not None else None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Capture) and other.pattern == self.pattern
+
+    def __hash__(self) -> int:
+        return hash(self.pattern)
+
+    def __reduce__(self) -> tuple[type[Capture], tuple[str]]:
+        # Compiled RE2 objects cannot be pickled: workers compile the pattern again.
+        return (Capture, (self.pattern,))
 
 
 @dataclass(frozen=True, slots=True)
