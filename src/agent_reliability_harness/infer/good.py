@@ -3,9 +3,9 @@ expression over `outcome` accepts, or by default those whose `outcome.success` i
 (every run when no run records an outcome at all).
 
 `--good-if` is a small language: comparisons `KEY OP VALUE` (OP one of == != >= <= > <;
-VALUE a JSON number, true, false, null, a JSON string or a 'single-quoted' one) or a bare KEY (true when the
-outcome holds a truthy value there), joined by `and` / `or` (`and` binds tighter). A
-comparison with a missing key, or of a number with a non-number, is false.
+VALUE a JSON number, true, false, null, a JSON string or a 'single-quoted' one) or a bare
+KEY (true when the outcome holds a truthy value there), joined by `and` / `or` (`and`
+binds tighter). A comparison with a missing key, or of a number with a non-number, is false.
 """
 
 from __future__ import annotations
