@@ -100,6 +100,9 @@ def task_runs(
         }
         if labelled:
             trace["task_id"] = plan.task_id
+        # The grader's verdict agrees with the seeds: a run succeeds without an error fault.
+        success = not (expected - WARNING_RULES)
+        trace["outcome"] = {"success": success, "reward": 1.0 if success else 0.0}
         yield trace, expected
 
 

@@ -22,11 +22,12 @@ from agent_reliability_harness.patterns import FullMatcher
     ("values", "pattern"),
     [
         (["ORD-1234", "ORD-99999"], "ORD-[0-9]+"),
-        (["mia_li_3668", "raj_sanchez_7340"], "[a-z]+_[a-z]+_[0-9]{4}"),
+        (["mia_li_3668", "raj_sanchez_7340"], "[a-z]+_[a-z]+_[0-9]+"),  # unpadded: a counter
         (["4WQ150", "ZFA04Y", "8JX2WO"], "[A-Z0-9]{6}"),  # random ids: one coarse segment
-        (["2024-05-15", "2024-06-01"], "[0-9]{4}-[0-9]{2}-[0-9]{2}"),  # digits never literal
+        (["2024-05-15", "2024-06-01"], "[0-9]+-[0-9]{2}-[0-9]{2}"),  # never literal; 05: padded
         (["JFK", "SEA"], "[A-Z]{3}"),
-        (["credit_card_7815826", "gift_card_1234567"], "[a-z]+_card_[0-9]{7}"),
+        (["credit_card_7815826", "gift_card_1234567"], "[a-z]+_card_[0-9]+"),
+        (["0042", "1234"], "[0-9]{4}"),
         (["HAT170", "HAT045"], "HAT[0-9]{3}"),
         (["item-1", "item-7"], "item-[0-9]+"),  # one digit: a counter
         (

@@ -141,7 +141,7 @@ def tool_schema(name: str, tool: ToolStats, runs: int, evidence: Evidence) -> di
     margin = "" if limit == tool.most else " plus 25%"
     evidence.say(
         f"{path}.max_calls",
-        f"max_calls {limit}: at most {tool.most} calls in a run{margin}",
+        f"max_calls {limit}: at most {_n(tool.most, 'call')} in a run{margin}",
         schema,
     )
     return schema

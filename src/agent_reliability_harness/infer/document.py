@@ -76,10 +76,11 @@ def completion(stats: RunStats, evidence: Evidence) -> dict[str, Any]:
     if stats.runs >= MIN_SUPPORT and stats.bad_endings == 0:
         out["require_final_response"] = True
         answered = stats.endings.get("", 0)
+        others = "" if answered == stats.runs else ", the others with an ok call of a final tool"
         evidence.say(
             "completion.require_final_response",
             f"require_final_response: {answered} of {stats.runs} good runs end with a response "
-            "with text, the others with an ok call of a final tool",
+            f"with text{others}",
             out,
         )
         finals = sorted(name for name in stats.endings if name)

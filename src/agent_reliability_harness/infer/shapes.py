@@ -34,6 +34,7 @@ class Segment:
     high: int
     literal: str | None
     hex: bool  # every letter seen here is a-f (any case)
+    padded: bool = False  # some value has a leading zero here (a fixed-width number)
 
     @classmethod
     def of(cls, text: str) -> Segment:
@@ -41,7 +42,8 @@ class Segment:
         for char in text:
             classes |= DIGIT if char.isdigit() else LOWER if char.islower() else UPPER
         hexish = all(c.isdigit() or c in _HEX_LETTERS for c in text)
-        return cls(classes, len(text), len(text), text, hexish)
+        padded = len(text) > 1 and text[0] == "0"
+        return cls(classes, len(text), len(text), text, hexish, padded)
 
     def merged(self, other: Segment) -> Segment:
         # Digits are counters, dates, amounts: never kept literally (two runs in one year
@@ -54,17 +56,19 @@ class Segment:
             max(self.high, other.high),
             literal,
             self.hex and other.hex,
+            self.padded or other.padded,
         )
 
     def regex(self) -> str:
         if self.literal is not None:
             return escape(self.literal)
-        # A fixed length is kept for digits and capitals (dates, codes like `JFK`, hex
-        # ids); words that vary (names) and varying lengths get `+`.
-        # One digit is a counter more often than a code: it gets `+` too.
-        counted = (bool(self.classes & DIGIT) and self.low >= 2) or not self.classes & (
-            LOWER | DIGIT
-        )
+        # A fixed length is kept where it is a format: random ids of letters and digits
+        # (`4WQ150`, hex), capitals (`JFK`), and numbers seen zero-padded (`05`, `0042`).
+        # Unpadded numbers are counters (`C42`, `C1234567`) and words vary (names): `+`.
+        if self.classes == DIGIT:
+            counted = self.padded
+        else:
+            counted = bool(self.classes & DIGIT) or not self.classes & LOWER
         fixed = self.low == self.high and counted
         quantifier = ("" if self.low == 1 else f"{{{self.low}}}") if fixed else "+"
         return _char_class(self.classes, self.hex and self.low >= 4) + quantifier
