@@ -211,3 +211,18 @@ def test_markdown_stays_in_budget_with_many_tasks(tmp_path: Path) -> None:
     text = get_renderer("run", "md").render(run, RenderOptions())
     assert len(text.encode("utf-8")) <= BUDGET
     assert "_...and 350 more tasks (see the JSON report)._" in text
+
+
+def test_the_samples_are_what_the_generator_writes(tmp_path: Path) -> None:
+    expected = repeated.write_scenario(tmp_path)
+    for name in ("policy.json", "baseline.jsonl", "candidate.jsonl"):
+        assert (tmp_path / name).read_bytes() == (ROOT / "samples" / "repeated" / name).read_bytes()
+    for side in ("baseline", "candidate"):
+        report = _report(tmp_path / "policy.json", str(tmp_path / f"{side}.jsonl"))
+        tasks = expected[side]
+        assert report["tasks"] == [expected_task(t, tasks[t]) for t in sorted(tasks)]
+    passed = [
+        (e.passed, f.passed)
+        for e, f in zip(expected["baseline"].values(), expected["candidate"].values(), strict=True)
+    ]
+    assert passed == [(7, 2), (5, 4), (4, 1)]  # the acceptance scenario of issue 16
