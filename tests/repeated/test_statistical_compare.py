@@ -204,3 +204,48 @@ def test_traces_outside_the_compared_tasks_keep_the_trace_gate(tmp_path: Path) -
     assert {r["kind"] for r in reasons} == {"added_failing_trace", "new_error_finding"}
     assert {r["trace_id"].split("-run-")[0] for r in reasons} == {"loose", "new"}
     assert code == 1
+
+
+def test_reports_without_task_ids_compare_by_task_id_from(tmp_path: Path) -> None:
+    policy = write_policy(tmp_path)
+    sides = []
+    for name, seed, faulty in (("b", 1, 1), ("c", 2, 6)):
+        runs = tmp_path / f"{name}.jsonl"
+        repeated.write_runs(runs, seed, [repeated.TaskPlan("t", 8, (("f_enum", faulty),))], False)
+        side = tmp_path / name
+        side.mkdir()
+        sides.append(_baseline(side, policy, runs))
+    plain = cli(
+        [
+            "compare",
+            "--baseline",
+            str(sides[0]),
+            "--candidate",
+            str(sides[1]),
+            "--json-out",
+            "-",
+            "--quiet",
+        ]
+    )
+    assert "task_changes" not in plain[1]
+    html = tmp_path / "cmp.html"
+    code, out, err = cli(
+        [
+            "compare",
+            "--baseline",
+            str(sides[0]),
+            "--candidate",
+            str(sides[1]),
+            "--task-id-from",
+            "^(t)-run-",
+            "--json-out",
+            "-",
+            "--quiet",
+            "--html-out",
+            str(html),
+        ]
+    )
+    assert code == 1 and err == ""
+    assert [c["verdict"] for c in json.loads(out)["task_changes"]] == ["regressed"]
+    page = html.read_text()
+    assert "Repeated runs: task changes" in page and "Repeated runs: rule changes per task" in page
