@@ -249,3 +249,16 @@ def test_reports_without_task_ids_compare_by_task_id_from(tmp_path: Path) -> Non
     assert [c["verdict"] for c in json.loads(out)["task_changes"]] == ["regressed"]
     page = html.read_text()
     assert "Repeated runs: task changes" in page and "Repeated runs: rule changes per task" in page
+
+
+def test_the_schema_documents_every_key_of_a_repeated_comparison(tmp_path: Path) -> None:
+    _, _, comparison, _ = _compare(tmp_path, 7, 2)
+    schema_keys = set(SCHEMA["properties"])
+    assert set(comparison) == schema_keys  # task_changes and rule_changes included
+    gate = SCHEMA["properties"]["gate"]["properties"]
+    assert set(comparison["gate"]) == set(gate)
+    reason = SCHEMA["$defs"]["reason"]["properties"]
+    assert all(set(r) == set(reason) for r in comparison["gate"]["reasons"])
+    for key, definition in (("task_changes", "task_change"), ("rule_changes", "rule_change")):
+        keys = set(SCHEMA["$defs"][definition]["properties"])
+        assert all(set(change) == keys for change in comparison[key])
