@@ -161,7 +161,13 @@ def task_policies(stats: RunStats, policy_id: str, base: str, inferred: Inferred
             "description": f"Task {task_id}: the base, and the calls all its {len(runs)} good "
             "runs make",
             "applies_to": {"task_id": [glob_literal(task_id)]},
-            "trajectory": {"expected": expected, "match": "in_order", "arguments_match": "subset"},
+            "trajectory": {
+                "description": f"made in this order, with these arguments, by all {len(runs)} "
+                "good runs of the task",
+                "expected": expected,
+                "match": "in_order",
+                "arguments_match": "subset",
+            },
         }
         inferred.children[task_id] = child
         calls = ", ".join(e["tool"] for e in expected)

@@ -7,6 +7,7 @@ on how an executor split the runs).
 from __future__ import annotations
 
 import json
+import math
 from array import array
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -70,7 +71,7 @@ class ArgStats:
             key = canonical(value)
             self.values[key] = self.values.get(key, 0) + 1
             self.open = len(self.values) > ENUM_MAX
-        if kind in ("integer", "number"):
+        if kind == "integer" or (kind == "number" and math.isfinite(value)):
             self._bound(exact(value), exact(value))
         elif kind == "string":
             self.shapes.add(value)
