@@ -321,19 +321,19 @@ class TraceBuilder:
         if usage.key is not None:
             self._usage_keys[usage.key] = (index, usage)
 
-    def end_turn(self) -> None:
+    def end_turn(self, **metadata: Any) -> None:
         """The model turn is over (the format marks where turns end): reasoning or usage
-        that found no step of the turn go on an empty response step now, not on the next
-        turn's first step."""
-        self._flush()
+        that found no step of the turn go on an empty response step now (with the turn's
+        `metadata`: model, response id), not on the next turn's first step."""
+        self._flush(**metadata)
 
-    def _flush(self) -> None:
+    def _flush(self, **metadata: Any) -> None:
         """A model turn that ended with reasoning or usage but no step gets an empty one."""
         usage, thought = self._usage, bool(self._reasoning or self._redacted)
         if usage is None and not thought:
             return
         at = usage.at if usage is not None else self._reasoning_at
-        self.text(None, at)
+        self.text(None, at, **metadata)
         self.mapped -= 1  # the empty step maps no item of its own (reasoning was counted)
         if not thought:
             self.note(at, "model turn with usage but no content")

@@ -41,6 +41,7 @@ def read(session: Session, records: Iterable[tuple[str, Any]]) -> list[dict[str,
 def session_adapter(
     name: str,
     description: str,
+    *,
     start: Callable[[str], Session],
     detect: Callable[[Any], bool],
     detect_line: Callable[[Any], bool],
