@@ -95,10 +95,11 @@ class _Session:
     def feed(self, at: str, line: Any) -> None:
         b = self.b
         kind = line.get("type") if isinstance(line, dict) else None
+        kind = kind if isinstance(kind, str) else None
         if not isinstance(line, dict):
             b.note(at, "line that is not a JSON object", line)
         elif kind in BOOKKEEPING:
-            self._bookkeeping(str(kind), line)
+            self._bookkeeping(kind, line)
             b.skip(at, f"{kind} line")
         elif kind == "result":
             self._close_text()
