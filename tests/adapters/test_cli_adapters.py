@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import cli_swe
 import make_cli_fixtures as mk
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -286,3 +287,63 @@ def test_random_edits_never_crash(data: st.DataObject) -> None:
     _run(value, path.parent.name, lines and isinstance(value, list))
     if lines and isinstance(value, list):
         _run(value, path.parent.name, False)
+
+
+def _judged(trace: dict[str, Any]) -> list[tuple[Any, ...]]:
+    keys = ("step_id", "type", "text", "tool_name", "arguments", "output", "status", "error")
+    tokens = ("input_tokens", "output_tokens")
+    return [
+        (*(s.get(k) for k in keys + tokens), (s.get("metadata") or {}).get("reasoning"))
+        for s in trace["steps"]
+    ]
+
+
+@pytest.mark.parametrize("name", ["session-clean", "session-thinking", "session-parallel-errors"])
+def test_claude_code_reads_messages_as_the_messages_api_does(name: str) -> None:
+    """The messages of a session, each put back together from its lines (the Message the
+    API returned), read as an Anthropic Messages transcript: the same steps and tokens."""
+    (session,) = traces(f"claude-code/{name}.jsonl")
+    lines = [v for _, v in mk.read_fixture(HERE / "fixtures" / "claude-code" / f"{name}.jsonl")]
+    entries: list[dict[str, Any]] = []
+    whole: dict[str, dict[str, Any]] = {}
+    for line in lines:
+        message = line.get("message")
+        if line.get("type") == "user":
+            entries.append(message)
+        elif line.get("type") == "assistant" and message["id"] in whole:
+            whole[message["id"]]["content"] += message["content"]
+            whole[message["id"]]["usage"] = message["usage"]  # the last line's is final
+        elif line.get("type") == "assistant":
+            whole[message["id"]] = {**message, "content": list(message["content"])}
+            entries.append(whole[message["id"]])
+    (anthropic,) = to_canonical(entries, "anthropic-messages", name)
+    assert _judged(session) == _judged(anthropic)
+    assert session["inputs"] == anthropic["inputs"]
+
+
+def test_claude_code_thinking_neither_splits_text_nor_invents_a_step() -> None:
+    (trace,) = traces("claude-code/session-thinking.jsonl")
+    kinds = [(s["type"], s.get("text")) for s in trace["steps"]]
+    assert kinds[0] == ("model_response", "\n\nLet me look at the config.")
+    assert [k for k, _ in kinds] == [
+        "model_response",
+        "tool_call",
+        "tool_call",
+        "tool_call",  # msg_07B: its thinking led straight to this call
+        "model_response",
+    ]
+    assert trace["steps"][3]["metadata"]["reasoning"] == ["bcrypt needs a C compiler."]
+    assert _totals(trace) == (3, 3, 1, 25353 + 25701 + 25811, 88 + 41 + 9)
+
+
+def test_swe_agent_reads_a_bare_mini_message_list_when_told() -> None:
+    value = cli_swe.mini_bare()
+    with pytest.raises(AdapterError, match="no format-specific field found"):
+        to_canonical(value)
+    (trace,) = to_canonical(value, "swe-agent", "bare")
+    calls = [s for s in trace["steps"] if s["type"] == "tool_call"]
+    assert [(c["arguments"], c["status"]) for c in calls] == [
+        ({"command": "ls -la"}, "ok"),
+        ({"command": "git diff"}, "ok"),
+    ]
+    assert trace["agent_name"] == "mini-swe-agent"

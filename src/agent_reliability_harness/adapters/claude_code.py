@@ -182,11 +182,13 @@ class _Session:
                 self.text = _Text(key, at, meta)
             self.text.parts.append(block["text"])
             return
-        self._close_text()
         if kind in ("thinking", "redacted_thinking"):
+            # Interleaved thinking does not split the message's text (as anthropic-messages).
             thinking = block.get("thinking") if kind == "thinking" else None
             b.reasoning(thinking if isinstance(thinking, str) else None, at)
-        elif isinstance(kind, str) and kind.endswith("tool_use"):
+            return
+        self._close_text()
+        if isinstance(kind, str) and kind.endswith("tool_use"):
             server = True if kind != "tool_use" else None
             call_id, name = opt_str(block, "id", at), opt_str(block, "name", at)
             b.call(call_id, name, block.get("input"), f"{at}.input", server_tool=server, **meta)

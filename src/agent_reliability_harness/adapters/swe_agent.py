@@ -51,9 +51,21 @@ def detect(value: Any) -> bool:
     return _is_swe(value) or is_mini(value)
 
 
+def _bare_messages(value: Any) -> bool:
+    """A mini-swe-agent message list saved without its envelope (early versions, its test
+    data): read only when `--format swe-agent` says so (it looks like any chat)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value[:1000])
+    )
+
+
 def convert(value: Any, name_hint: str) -> list[Any]:
     if is_mini(value):
         return [convert_mini(value, name_hint, NAME)]
+    if _bare_messages(value):
+        return [convert_mini({"messages": value}, name_hint, NAME)]
     if not _is_swe(value):
         raise fail("$", "expected a SWE-agent trajectory (trajectory, history, info)")
     b = TraceBuilder(NAME, name_hint, agent_name="swe-agent")
