@@ -53,11 +53,17 @@ def detect(value: Any) -> bool:
 
 def _bare_messages(value: Any) -> bool:
     """A mini-swe-agent message list saved without its envelope (early versions, its test
-    data): read only when `--format swe-agent` says so (it looks like any chat)."""
-    return (
-        isinstance(value, list)
-        and bool(value)
-        and all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in value[:1000])
+    data): read only when `--format swe-agent` says so (it looks like any chat), and only
+    with mini-swe-agent's own observations (`<returncode>` messages, `extra` records)."""
+    if not isinstance(value, list) or not value:
+        return False
+    items = value[:1000]
+    if not all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in items):
+        return False
+    return any(
+        isinstance(m.get("extra"), dict)
+        or (m["role"] == "user" and str(m.get("content")).lstrip().startswith("<returncode>"))
+        for m in items
     )
 
 
