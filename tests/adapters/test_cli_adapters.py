@@ -20,6 +20,7 @@ from agent_reliability_harness.adapters import (
     ADAPTERS,
     BY_NAME,
     checked,
+    claimants,
     envelope_of,
     to_canonical,
 )
@@ -33,9 +34,10 @@ MINE = sorted(p for fmt in mk.FORMATS for p in (HERE / "fixtures" / fmt).glob("*
 EVERY = sorted(p for p in (HERE / "fixtures").rglob("*") if p.suffix in mk.SUFFIXES)
 LINE_ADAPTERS = [a for a in ADAPTERS if a.detect_line is not None]
 TRANSCRIPTS = [a for a in ADAPTERS if a.name != "arh"]
-# Fixtures that another format's markers claim too, judged one by one: coverage decides
-# (docs/adapters.md, "Detection"). A mini-swe-agent trajectory with tool calls holds an
-# OpenAI Chat message list; read as swe-agent it maps 15 items, as openai-chat 12 of 13.
+# Fixtures that another format's markers claim too, judged one by one. A mini-swe-agent
+# trajectory with tool calls holds an OpenAI Chat message list: its envelope decides
+# (docs/adapters.md, "Envelope formats"), and coverage agrees (read as swe-agent it maps
+# 15 items, as openai-chat 12 of 13, missing the exit message).
 OVERLAPS: dict[str, set[str]] = {"swe-agent/mini-toolcall.traj.json": {"openai-chat"}}
 
 
@@ -92,6 +94,8 @@ def test_no_fixture_is_claimed_by_another_format(path: Path) -> None:
     own, claims = path.parent.name, _claims(path)
     if own in mk.FORMATS:
         assert claims == {own} | OVERLAPS.get(rel(path), set())
+        if path.suffix != ".jsonl":  # the envelope leaves its format the only candidate
+            assert [a.name for a in claimants(mk.read_fixture(path))] == [own]
     else:  # the SDK formats overlap among themselves on purpose; never with these
         assert own in claims and not claims & set(mk.FORMATS), claims
 
