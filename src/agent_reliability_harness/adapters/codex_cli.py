@@ -135,6 +135,7 @@ class _Rollout:
         role = item.get("role")
         content = item.get("content")
         text = content if isinstance(content, str) else "".join(_texts(content))
+        noted = len(self.b.notes)
         if isinstance(content, list):
             for index, part in enumerate(content):
                 if not (isinstance(part, dict) and part.get("type") in _TEXT_PARTS):
@@ -142,7 +143,7 @@ class _Rollout:
         if role == "assistant":
             if text:
                 self.b.text(text, at, phase=item.get("phase"), model=self.model)
-            else:
+            elif len(self.b.notes) == noted:
                 self.b.skip(at, "assistant message without content")
         elif role in ("user", "developer", "system"):
             self.b.input(str(role), text, at)

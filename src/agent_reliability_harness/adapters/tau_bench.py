@@ -234,12 +234,13 @@ def _tau2_message(b: TraceBuilder, m: dict[str, Any], at: str) -> None:
         b.note(at, "message with an unknown role", m)
         return
     content = m.get("content")
-    if content is not None and not isinstance(content, str):
+    readable = content is None or isinstance(content, str)
+    if not readable:
         b.note(f"{at}.content", "message content that is not text", content)
-        content = ""
+        content = None
     calls = opt_list(m, "tool_calls", at)
     if role != "assistant":
-        if content is not None or not calls:
+        if readable and (content is not None or not calls):
             b.input(str(role), content or "", at)
         for index, call in enumerate(calls):
             where = f"{at}.tool_calls[{index}]"
