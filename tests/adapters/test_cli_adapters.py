@@ -351,3 +351,22 @@ def test_swe_agent_reads_a_bare_mini_message_list_when_told() -> None:
         ({"command": "git diff"}, "ok"),
     ]
     assert trace["agent_name"] == "mini-swe-agent"
+
+
+# Values of the wrong type where a field is expected: each replaces every value of a
+# fixture in turn (found by this sweep: a `choices` entry that is null in a rejected turn).
+SWEEP = [None, [None], {}, "x", -1, 10**400]
+
+
+@pytest.mark.parametrize("path", MINE, ids=rel)
+def test_every_value_replaced_by_a_wrong_type_is_read_or_refused(path: Path) -> None:
+    value = mk.read_fixture(path)
+    lines = path.suffix == ".jsonl"
+    if lines:
+        value = [v for _, v in value]
+    for where in _paths(value):
+        for wrong in SWEEP:
+            edited = _replace(value, where, wrong)
+            _run(edited, path.parent.name, lines and isinstance(edited, list))
+            with contextlib.suppress(AdapterError):
+                json.dumps(to_canonical(edited, path.parent.name, "junk"), allow_nan=False)

@@ -154,7 +154,8 @@ class _Walk:
         response = extra["response"]
         where = f"{at}.extra.response"
         choices = response.get("choices")
-        message = choices[0].get("message") if isinstance(choices, list) and choices else None
+        choice = choices[0] if isinstance(choices, list) and choices else None
+        message = choice.get("message") if isinstance(choice, dict) else None
         message = message if isinstance(message, dict) else {}
         start = len(self.b.steps)
         text = content_text(message.get("content"), f"{where}.content", self.b)
