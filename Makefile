@@ -12,7 +12,7 @@ LINT_PATHS := src tests scripts $(wildcard benchmarks)
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev,yaml,test-adapters,test-browser]'
+	$(PY) -m pip install -q -e '.[dev,yaml,test-adapters,test-browser,dask]'
 	touch $@
 
 # What `pip install arh-harness` gives a user: ARH and its two runtime dependencies.

@@ -95,20 +95,15 @@ def decode_times(path: Path, repeat: int = 3) -> dict[str, float]:
 def in_process(policy_path: Path, corpus: Path) -> tuple[float, float, int]:
     """Wall and CPU seconds to evaluate a JSONL file in this process (JSON text built,
     nothing written), and the number of traces."""
+    from agent_reliability_harness import pipeline  # noqa: PLC0415
     from agent_reliability_harness.api import load_policy  # noqa: PLC0415
-    from agent_reliability_harness.engine import Evaluator  # noqa: PLC0415
-    from agent_reliability_harness.io import iter_units  # noqa: PLC0415
-    from agent_reliability_harness.stream import (  # noqa: PLC0415
-        EncodeOptions,
-        UnitProcessor,
-        in_process,
-    )
 
-    processor = UnitProcessor(
-        Evaluator(load_policy(str(policy_path))), "auto", EncodeOptions(json=True)
-    )
+    needs = pipeline.Needs(pieces=(pipeline.sinks.JSON_PIECE,))
+    plan = pipeline.WorkPlan((load_policy(str(policy_path)),), needs=needs)
     start, cpu = time.perf_counter(), time.process_time()
-    count = sum(b.traces for b in in_process(iter_units([str(corpus)]), processor))
+    units = pipeline.input_units([str(corpus)], pipeline.RunOptions())
+    partials = pipeline.InProcess().map(plan, pipeline.chunked(units))
+    count = sum(p.traces for p in partials)
     return time.perf_counter() - start, time.process_time() - cpu, count
 
 
@@ -144,8 +139,12 @@ def phase_times(policy_path: Path, corpus: Path, count: int = 3000) -> dict[str,
     from agent_reliability_harness.api import load_policy  # noqa: PLC0415
     from agent_reliability_harness.engine import Evaluator  # noqa: PLC0415
     from agent_reliability_harness.models.trace import decode_trace_json  # noqa: PLC0415
-    from agent_reliability_harness.render.json_stream import report_fragment  # noqa: PLC0415
-    from agent_reliability_harness.rules import RuleContext, TraceFacts  # noqa: PLC0415
+    from agent_reliability_harness.render.json_ import report_element  # noqa: PLC0415
+    from agent_reliability_harness.rules import (  # noqa: PLC0415
+        RuleContext,
+        TraceFacts,
+        all_rules,
+    )
 
     with corpus.open("rb") as handle:
         lines = [line for _, line in zip(range(count), handle, strict=False)]
@@ -173,16 +172,22 @@ def phase_times(policy_path: Path, corpus: Path, count: int = 3000) -> dict[str,
         out["evaluate (all rules, scoring, report)"] = best(
             lambda: [evaluator.evaluate(t) for t in traces]  # type: ignore[arg-type]
         )
-        out["render JSON fragment"] = best(lambda: [report_fragment(r) for r in reports])
+        out["render JSON fragment"] = best(lambda: [report_element(r) for r in reports])
         out["facts"] = best(lambda: [TraceFacts(t) for t in traces])  # type: ignore[arg-type]
         # Rules in evaluation order over fresh facts, so a table that several rules share
         # is charged to the first rule that builds it, as in a real run.
         for _ in range(3):
             contexts = [RuleContext(t, policy, TraceFacts(t)) for t in traces]  # type: ignore[arg-type]
-            for rule, _severity in evaluator._rules:
+            for rule in (r for r in all_rules() if r.applies(policy)):
+                compiled = rule.compile(policy) if rule.compile else policy
                 start = time.process_time()
                 for ctx in contexts:
-                    rule.check(ctx)
+                    if rule.check is not None:
+                        rule.check(ctx)
+                    elif rule.state is not None:
+                        state = rule.state(compiled)
+                        state.scan(ctx)
+                        state.finish(ctx)
                 spent = (time.process_time() - start) * 1e6 / len(lines)
                 out[rule.rule_id] = min(out.get(rule.rule_id, spent), spent)
     finally:

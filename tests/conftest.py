@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from agent_reliability_harness.api import collect, evaluate_stream, iter_traces, load_policy
-from agent_reliability_harness.engine import Evaluator
+from agent_reliability_harness.api import load_policy, validate_paths
 from agent_reliability_harness.models.report import RunReport
 from agent_reliability_harness.render import RenderOptions
 from helpers import ROOT, SAMPLES
 
-# CI runs the same examples every time (a red build is always reproducible) and never
-# fails on a slow machine's timing; locally, hypothesis explores new examples each run.
+# No test depends on timing: every run loads a profile without deadlines. CI also runs
+# the same examples every time (a red build is always reproducible); locally,
+# hypothesis explores new examples each run.
 settings.register_profile("ci", derandomize=True, deadline=None, database=None)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+settings.register_profile("local", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "local")
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
@@ -49,8 +49,7 @@ def samples() -> Path:
 def run_report(name: str, with_positions: bool = True) -> RunReport:
     """The run report of a named input set (call from the repository root)."""
     policy = load_policy(POLICIES.get(name, f"{FROZEN}/policy.json"))
-    traces = iter_traces(RUNS[name], with_positions=with_positions)
-    return collect(policy, evaluate_stream(traces, Evaluator(policy)))
+    return validate_paths(RUNS[name], policy, with_positions=with_positions)
 
 
 @pytest.fixture

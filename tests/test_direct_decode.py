@@ -1,7 +1,8 @@
-"""The fast trace paths (`decode_trace_json`, msgspec conversion) against the general parser.
+"""The trace decoder on JSON bytes (`decode_trace_json`) against the dict path (`parse_trace`
+of the strictly decoded document).
 
-Whatever a fast path accepts, the general path accepts too and builds the same Trace
-(compared by repr, so 1 and 1.0 differ); everything else is left to the general path.
+Whatever the bytes path accepts, the dict path accepts too and builds the same Trace
+(compared by repr, so 1 and 1.0 differ); everything else is left to the dict path.
 """
 
 from __future__ import annotations
@@ -15,14 +16,21 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent_reliability_harness import api
-from agent_reliability_harness.engine import Evaluator
 from agent_reliability_harness.errors import InputError, TraceError
-from agent_reliability_harness.io import decode_json_bytes, iter_units
-from agent_reliability_harness.models import trace as trace_module
+from agent_reliability_harness.io import decode_json_bytes
 from agent_reliability_harness.models.common import Status
 from agent_reliability_harness.models.trace import Step, Trace, decode_trace_json, parse_trace
-from agent_reliability_harness.stream import EncodeOptions, UnitProcessor
+from agent_reliability_harness.nesting import MAX_DEPTH
+from agent_reliability_harness.pipeline import (
+    Needs,
+    RunOptions,
+    UnitProcessor,
+    WorkPlan,
+    input_units,
+)
 from strategies import traces
+
+pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -30,7 +38,7 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 def _general(data: bytes) -> object:
     """What the general path makes of JSON text: ("ok", repr(Trace)) or ("error", ...)."""
     try:
-        return ("ok", repr(trace_module._parse_trace_dict(decode_json_bytes(data))))
+        return ("ok", repr(parse_trace(decode_json_bytes(data))))
     except (InputError, TraceError) as exc:
         return ("error", str(exc))
 
@@ -71,15 +79,11 @@ def mutated(draw: st.DrawFn) -> dict[str, Any]:
 def test_fast_paths_agree_with_the_general_parser(trace: dict[str, Any], spaced: bool) -> None:
     data = json.dumps(trace, indent=1 if spaced else None).encode()
     _agrees(data)
-    converted = trace_module._convert_trace(trace)
-    if converted is not None:
-        assert repr(converted) == repr(trace_module._parse_trace_dict(trace))
 
 
 @given(traces())
 def test_well_formed_traces_take_the_fast_paths(trace: dict[str, Any]) -> None:
     assert _agrees(json.dumps(trace).encode())
-    assert trace_module._convert_trace(trace) is not None
 
 
 HEAD = b'{"trace_id":"t","agent_name":"a","workflow":"w",'
@@ -136,27 +140,26 @@ def test_unknown_keys_and_bad_numbers_go_the_general_way() -> None:
     assert isinstance(parse_trace(json.loads(HEAD + b'"steps":[],"extra":1}')), Trace)
 
 
-def _nested(call: Any, frames: int) -> Any:
-    return call() if frames <= 0 else _nested(call, frames - 1)
-
-
-@pytest.mark.parametrize("depth", range(940, 1040, 3))
-def test_fast_decoder_never_accepts_a_depth_the_general_path_refuses(depth: int) -> None:
+@pytest.mark.parametrize("depth", [1, 100, 505, 506, 507, 508, 1000])
+def test_every_path_reads_or_refuses_a_depth_alike(depth: int) -> None:
+    """MAX_DEPTH counts from the document root: the trace object, steps, a step and its
+    arguments object take four levels, so `depth` more nested objects inside reach
+    depth + 4; up to 512 is read, deeper refused, the same way on every path."""
     nested = b'{"a":' * depth + b"1" + b"}" * depth
     data = HEAD + b'"steps":[' + STEP + b',"arguments":' + nested + b"}]}"
-    # The stream calls the fast decoder a few frames above the general decoder: test
-    # with a wider gap than that.
-    fast = _nested(lambda: decode_trace_json(data), 10)
-    general = _nested(lambda: _general(data), 20)
-    if fast is not None:
-        assert general == ("ok", repr(fast))
+    fast = decode_trace_json(data)
+    general = _general(data)
+    if depth + 4 <= MAX_DEPTH:
+        assert fast is not None and general == ("ok", repr(fast))
+    else:
+        assert fast is None and general[0] == "error" and "nesting is too deep" in str(general)
 
 
 def _reports(processor_paths: list[str], direct: bool) -> list[object]:
     policy = api.load_policy(str(SAMPLES / "policy.json"))
-    processor = UnitProcessor(Evaluator(policy), "auto", EncodeOptions(keep_reports=True))
-    processor.direct = direct
-    batch = processor.process_all(iter_units(processor_paths))
+    processor = UnitProcessor(WorkPlan((policy,), needs=Needs(keep_reports=True)))
+    processor.reader.direct = direct
+    batch = processor.process_all(input_units(processor_paths, RunOptions()))
     return [*batch.reports, *batch.failures]
 
 

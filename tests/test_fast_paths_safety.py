@@ -14,19 +14,23 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent_reliability_harness.api import validate_trace
+from agent_reliability_harness.engine import rule_result
 from agent_reliability_harness.models.common import StepType
 from agent_reliability_harness.models.policy import Policy
 from agent_reliability_harness.models.trace import Step, Trace
 from agent_reliability_harness.patterns import PatternSet
-from agent_reliability_harness.rules import REGISTRY, RuleContext, TraceFacts
+from agent_reliability_harness.rules import REGISTRY
 from agent_reliability_harness.rules.base import Hit, RuleResult
 from agent_reliability_harness.rules.safety import (
+    _blob_count,
+    _quick_blob_count,
     blob_texts,
-    has_blob,
     screen_text,
     text_blobs,
 )
 from helpers import make_trace, response, tool_call
+
+pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
 
 # Characters that stress the encoding: JSON's escapes (quote, backslash, the short
 # escapes, \u00XX controls), word/non-word edges, unicode
@@ -127,35 +131,38 @@ def _delimited(text: bytes, delimiter: bytes, piece: bytes) -> bool:
     return delimiter + piece + delimiter in delimiter + text + delimiter
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(_steps())
 def test_screen_text_holds_every_blob_between_delimiters(steps: tuple[Step, ...]) -> None:
     screen = screen_text(steps)
     assert screen is not None  # JSON data always gets a screen text
-    text, delimiter = screen
+    text, delimiter, count = screen
+    blobs = sum(len(blob_texts(step)) for step in steps)
+    if count < 0:  # counted from the JSON text after the scan
+        assert delimiter == b'"' and _blob_count(text) == blobs
+        if b'""' not in text:  # the probe found no empty string
+            assert _quick_blob_count(text) == blobs
+    else:
+        assert count == blobs
     for step in steps:
         for blob in blob_texts(step):
             assert _delimited(text, delimiter, blob.encode("utf-8")), blob
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(_steps(), st.lists(st.sampled_from(_PATTERNS), min_size=1, max_size=3, unique=True))
 def test_fast_decision_never_hides_a_match(steps: tuple[Step, ...], chosen: list[str]) -> None:
     patterns = PatternSet(chosen)
     exact = any(patterns.matches(blob) for step in steps for blob in blob_texts(step))
     screen = screen_text(steps)
-    may = screen is None or patterns.may_match_delimited(*screen)
+    may = screen is None or patterns.may_match_delimited(screen[0], screen[1])
     if exact:
         assert may
     policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": chosen})
     trace = Trace(trace_id="t", agent_name="a", workflow="w", steps=steps)
-    got = REGISTRY["ARH-SAF-001"].check(RuleContext(trace, policy, TraceFacts(trace)))
+    got = rule_result(REGISTRY["ARH-SAF-001"], trace, policy)
     want = _reference(steps, policy.unsafe_patterns)
-    assert got.hits == want.hits
-    assert got.failed == want.failed
-    assert (got.checks > 0) == (want.checks > 0) == has_blob(steps)
-    if want.failed:
-        assert got.checks == want.checks
+    assert (got.hits, got.failed, got.checks) == (want.hits, want.failed, want.checks)
 
 
 @pytest.mark.parametrize(
@@ -174,13 +181,14 @@ def test_escapes_are_undone_exactly(value: str) -> None:
     steps = Trace.from_dict(make_trace(tool_call("c", "t", {"k": value}, output=[value]))).steps
     screen = screen_text(steps)
     assert screen is not None
-    text, delimiter = screen
+    text, delimiter, _ = screen
     assert _delimited(text, delimiter, value.encode("utf-8"))
 
 
 def test_control_characters_are_decoded() -> None:
     steps = Trace.from_dict(make_trace(response("r", "bell \x07\x00\x1f \\u0007"))).steps
-    assert screen_text(steps) == (b"[[\nbell \x07\x00\x1f \\u0007\n,null,null,null]]", b"\n")
+    assert screen_text(steps) == (b"[[\nbell \x07\x00\x1f \\u0007\n,null,null,null]]", b"\n", 1)
+    assert PatternSet(["x"], probes=['""']).screen(b'["", "a"]', b'"') == (False, frozenset({0}))
 
 
 def test_values_msgspec_refuses_take_the_exact_path() -> None:
@@ -191,24 +199,23 @@ def test_values_msgspec_refuses_take_the_exact_path() -> None:
     assert screen_text((odd,)) is None
     policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": ["secret"]})
     trace = Trace(trace_id="t", agent_name="a", workflow="w", steps=(odd,))
-    result = REGISTRY["ARH-SAF-001"].check(RuleContext(trace, policy, TraceFacts(trace)))
+    result = rule_result(REGISTRY["ARH-SAF-001"], trace, policy)
     assert [h.observed for h in result.hits] == ["output.k"]
 
 
-def test_strings_in_tuples_are_extra_text_only() -> None:
-    step = Step(step_id="s", type=StepType.TOOL_CALL, output=("secret",))
-    assert blob_texts(step) == []
-    assert not has_blob((step,))
+def test_strings_in_tuples_are_blobs_like_arrays() -> None:
+    step = Step(step_id="s", type=StepType.TOOL_CALL, output=("secret", ["x"]))
+    assert blob_texts(step) == ["secret", "x"]
     policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": ["secret"]})
     trace = Trace(trace_id="t", agent_name="a", workflow="w", steps=(step,))
-    result = REGISTRY["ARH-SAF-001"].check(RuleContext(trace, policy, TraceFacts(trace)))
-    assert result.hits == [] and result.checks == 0
+    result = rule_result(REGISTRY["ARH-SAF-001"], trace, policy)
+    assert [h.observed for h in result.hits] == ["output[0]"] and result.checks == 2
 
 
 def test_line_anchors_see_quotes_as_separators() -> None:
     # No backslash: the screen text is the JSON itself, delimited by quotes.
     steps = Trace.from_dict(make_trace(response("r1", "Refund now"), response("r2", "tax"))).steps
-    text, delimiter = screen_text(steps) or (b"", b"")
+    text, delimiter, _ = screen_text(steps) or (b"", b"", 0)
     assert delimiter == b'"'
     assert PatternSet(["^Refund"]).may_match_delimited(text, delimiter)
     assert PatternSet(["x$"]).may_match_delimited(text, delimiter)
@@ -223,7 +230,7 @@ def test_blob_count_is_exact_when_a_pattern_matches() -> None:
     )
     trace = Trace.from_dict(data)
     policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": ["secret"]})
-    result = REGISTRY["ARH-SAF-001"].check(RuleContext(trace, policy, TraceFacts(trace)))
+    result = rule_result(REGISTRY["ARH-SAF-001"], trace, policy)
     assert result.checks == 4 and result.failed == 1
     assert [h.observed for h in result.hits] == ["arguments.a"]
     assert json.dumps(result.hits[0].message) == json.dumps(

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from agent_reliability_harness.errors import InputError
+from agent_reliability_harness.inputs import iter_documents
 from agent_reliability_harness.io import (
     Document,
     Failure,
@@ -17,10 +18,11 @@ from agent_reliability_harness.io import (
     decode_bytes,
     decode_json,
     decode_json_bytes,
-    iter_documents,
     iter_jsonl,
     read_document,
 )
+
+pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
 
 EDGE_CASES = [
     b"NaN",

@@ -14,9 +14,16 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "agent_reliability_ha
 RANKS = {
     "errors": 0,
     "patterns": 0,
+    "nesting": 0,
     "version": 0,
     "io": 1,
+    "inputs": 1,  # the io stage's input side (walking, units, URLs)
     "positions": 1,
+    # Pure algorithms over plain Python values (issues 15 and 16): rules, compare and
+    # reports build on them; they import nothing of the package but patterns.
+    "trajectory": 1,
+    "dataflow": 1,
+    "stats": 1,
     "models": 2,
     "adapters": 3,
     "rules": 4,
@@ -24,9 +31,8 @@ RANKS = {
     "engine": 6,
     "compare": 7,
     "render": 8,
+    "pipeline": 9,
     "api": 9,
-    "stream": 9,
-    "parallel": 9,
     "cli": 10,
     # Test-suite helpers (assert_trace, the pytest plugin): users of the API, never used by it.
     "testing": 10,

@@ -6,25 +6,17 @@ from __future__ import annotations
 import io
 import itertools
 import json
-from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
-from agent_reliability_harness import parallel
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
-from agent_reliability_harness.io import (
-    Failure,
-    LineRange,
-    RawUnit,
-    _jsonl_units,
-    _newlines,
-    line_ranges,
-    read_line_range,
-)
+from agent_reliability_harness.inputs import Entry, LineRange, RawUnit, line_ranges, read_line_range
+from agent_reliability_harness.inputs.units import _jsonl_units, _newlines
+from agent_reliability_harness.io import Failure
+from agent_reliability_harness.pipeline import Reader, executors, lines_joined
 from agent_reliability_harness.render import file_renderers
-from agent_reliability_harness.stream import export_lines_joined, group_export_lines
 from test_stream_exports import FIX, _split
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
@@ -49,7 +41,8 @@ def _lines_of(ranges: list[LineRange | Failure]) -> list[tuple[int | None, bytes
 
 
 def _reference(path: Path) -> list[tuple[int | None, bytes | None]]:
-    return [(u.line, u.data) for u in _jsonl_units(path, "f") if isinstance(u, RawUnit)]
+    units = _jsonl_units(Entry("f", str(path)), None)
+    return [(u.line, u.data) for u in units if isinstance(u, RawUnit)]
 
 
 CONTENTS = {
@@ -114,28 +107,20 @@ def test_unreadable_file_is_a_failure(tmp_path: Path) -> None:
 
 
 def test_span_export_batches_stay_in_one_unit(tmp_path: Path) -> None:
-    batch = b'{"resourceSpans": [{"scopeSpans": []}]}\n'
-    plain = b'{"trace_id": "t", "steps": []}\n'
+    """Ranges are cut only where each range, read by its own worker, gives what the
+    whole file gives: batches of one span export are never split."""
+    batch = (FIX / "otel-genai" / "retry.json").read_bytes().replace(b"\n", b"") + b"\n"
+    plain = b'{"trace_id": "t", "agent_name": "a", "workflow": "w", "steps": []}\n'
     path = tmp_path / "t.jsonl"
     path.write_bytes(plain * 3 + batch * 5 + plain + batch * 2 + b"\n" + batch + plain)
-    whole = _groups(group_export_lines(_jsonl_units(path, "f")))
+    whole = list(Reader().items(_jsonl_units(Entry("f", str(path)), None)))
     for target in (1, 50, 100):
         ranged = []
-        for unit in line_ranges(path, "f", target, export_lines_joined):
+        for unit in line_ranges(str(path), "f", target, lines_joined):
             assert isinstance(unit, LineRange)
-            ranged.extend(_groups(group_export_lines(read_line_range(unit))))
+            ranged.extend(Reader().items([unit]))
         assert ranged == whole
-    assert any(len(lines) == 5 for _, lines in whole)
-
-
-def _groups(
-    units: Iterable[RawUnit | LineRange | Failure],
-) -> list[tuple[int | None, tuple[tuple[int, bytes], ...]]]:
-    out = []
-    for unit in units:
-        assert isinstance(unit, RawUnit)
-        out.append((unit.line, unit.lines))
-    return out
+    assert len(whole) == 3 + 1 + 1 + 1 + 1  # three plain, a merged run, plain, merged, plain
 
 
 def _cli(args: list[str]) -> tuple[int, str, str]:
@@ -190,7 +175,7 @@ def test_jobs_2_output_is_jobs_1_output(
     policy, traces = bench_corpus
     paths = [str(messy_jsonl), str(SAMPLES / "traces"), str(traces)]
     one = _outputs(policy, paths, "1", tmp_path / "one")
-    monkeypatch.setattr(parallel, "CHUNK_BYTES", chunk)
+    monkeypatch.setattr(executors, "CHUNK_BYTES", chunk)
     two = _outputs(policy, paths, "2", tmp_path / "two")
     assert two == one
     code, _, err, _ = one
@@ -210,7 +195,7 @@ def test_json_report_of_ranges_names_late_lines(
     policy, traces = bench_corpus
     path = tmp_path / "late.jsonl"
     path.write_bytes(traces.read_bytes() + b"\n\r\n{oops\n")
-    monkeypatch.setattr(parallel, "CHUNK_BYTES", 20_000)
+    monkeypatch.setattr(executors, "CHUNK_BYTES", 20_000)
     code, out, err = _cli(
         [
             "validate",
@@ -239,5 +224,5 @@ def test_same_file_twice_keeps_export_groups_across_the_two(
     policy.write_text(json.dumps({"policy_id": "p", "allow_unlisted_tools": True}))
     args = ["validate", "--policy", str(policy), str(path), str(path), "--json-out", "-"]
     one = _cli([*args, "--jobs", "1"])
-    monkeypatch.setattr(parallel, "CHUNK_BYTES", 1)
+    monkeypatch.setattr(executors, "CHUNK_BYTES", 1)
     assert _cli([*args, "--jobs", "2"]) == one

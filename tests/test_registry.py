@@ -1,38 +1,38 @@
-"""Meta-tests over the rule registry: IDs, metadata, cases and the generated reference."""
+"""Meta-tests over the rule registry: IDs and severities from the contract table in
+POLICY-SPEC.md, metadata, cases and the generated reference."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from agent_reliability_harness.cli import main
 from agent_reliability_harness.models.common import Category, Severity
 from agent_reliability_harness.rules import REGISTRY, RETIRED_IDS, all_rules
 from agent_reliability_harness.rules.base import rule
 from agent_reliability_harness.rules.docs import rules_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
-CONTRACT_IDS = (
-    [f"ARH-SCH-{i:03d}" for i in range(1, 11)]
-    + [f"ARH-BUD-{i:03d}" for i in range(1, 8)]
-    + ["ARH-SAF-001", "ARH-GRD-001", "ARH-GRD-002", "ARH-GRD-003"]
-    + [f"ARH-SEQ-{i:03d}" for i in range(1, 6)]
-    + [f"ARH-FLW-{i:03d}" for i in range(1, 4)]
-    + ["ARH-CMP-001", "ARH-CMP-002"]
-)
-# Default severities as the contract's rule table gives them.
-NON_ERROR = {
-    "ARH-SCH-005": Severity.WARNING,
-    "ARH-SCH-006": Severity.INFO,
-    "ARH-SCH-010": Severity.WARNING,
-    "ARH-BUD-005": Severity.WARNING,
-    "ARH-BUD-006": Severity.WARNING,
-    "ARH-BUD-007": Severity.WARNING,
-}
+_ROW = re.compile(r"^\| (ARH-[A-Z]{3}-\d{3}) \| (error|warning|info)\b", re.MULTILINE)
+
+
+def contract() -> dict[str, Severity]:
+    """Rule ID -> default severity, as the rule table of POLICY-SPEC.md gives them."""
+    text = (ROOT / "POLICY-SPEC.md").read_text(encoding="utf-8")
+    rows = _ROW.findall(text)
+    table = {rule_id: Severity(severity) for rule_id, severity in rows}
+    assert len(table) == len(rows), "a rule is listed twice"
+    return table
 
 
 def test_registry_holds_exactly_the_contract_rules() -> None:
-    assert sorted(REGISTRY) == sorted(CONTRACT_IDS)
-    assert len(all_rules()) == 31
+    assert sorted(REGISTRY) == sorted(contract())
+
+
+def test_default_severities_follow_the_contract() -> None:
+    table = contract()
+    for r in all_rules():
+        assert r.severity is table[r.rule_id], r.rule_id
 
 
 def test_ids_match_their_category() -> None:
@@ -50,11 +50,7 @@ def test_ids_match_their_category() -> None:
         assert r.category.value == prefix[r.rule_id[4:7]]
         assert r.title.strip() and r.remediation.strip()
         assert r.rule_id not in RETIRED_IDS
-
-
-def test_default_severities_follow_the_contract() -> None:
-    for r in all_rules():
-        assert r.severity is NON_ERROR.get(r.rule_id, Severity.ERROR), r.rule_id
+        assert (r.check is None) != (r.state is None), r.rule_id
 
 
 def test_every_rule_has_pass_and_fail_cases() -> None:
@@ -77,6 +73,22 @@ def test_duplicate_and_miscategorised_ids_are_refused() -> None:
         except ValueError:
             continue
         raise AssertionError(f"{rule_id} was accepted")
+
+
+def test_only_functions_and_rule_states_are_declared() -> None:
+    declare = rule("ARH-CMP-999", Category.COMPLETION, Severity.ERROR, title="t", remediation="r")
+    try:
+        declare(object)
+    except TypeError:
+        assert "ARH-CMP-999" not in REGISTRY
+    else:
+        raise AssertionError("a plain class was accepted")
+
+
+def test_rules_command_lists_every_rule(capsys: object) -> None:
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out  # type: ignore[attr-defined]
+    assert [line.split()[0] for line in out.splitlines()] == [r.rule_id for r in all_rules()]
 
 
 def test_rule_reference_is_current() -> None:

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from agent_reliability_harness import stream
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
+from agent_reliability_harness.pipeline import executors, process
 
 pytestmark = pytest.mark.usefixtures("at_repo_root")  # inputs are read by relative path
 
@@ -55,13 +55,13 @@ def test_outputs_identical_across_hash_seeds(tmp_path: Path) -> None:
 
 def _spy_positions(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     seen: list[bool] = []
-    original = stream.UnitProcessor
+    original = process.UnitProcessor
 
-    def spy(*args: object, with_positions: bool = False, **kwargs: object) -> object:
-        seen.append(with_positions)
-        return original(*args, with_positions=with_positions, **kwargs)  # type: ignore[arg-type]
+    def spy(plan: process.WorkPlan) -> process.UnitProcessor:
+        seen.append(plan.needs.positions)
+        return original(plan)
 
-    monkeypatch.setattr("agent_reliability_harness.cli.validate_cmd.UnitProcessor", spy)
+    monkeypatch.setattr(executors, "UnitProcessor", spy)
     return seen
 
 

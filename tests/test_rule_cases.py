@@ -1,7 +1,8 @@
 """Runs every data-driven rule case in tests/cases/<RULE-ID>/*.json.
 
-A case holds a policy, a trace and the exact multiset of expected
-(severity, rule_id, step_id) findings, and optionally the score and verdict.
+A case states only what differs from the default policy and trace (tests/helpers.py:
+`policy`, and `steps` or `trace`), the exact multiset of expected (severity, rule_id,
+step_id) findings, and optionally the score and verdict.
 """
 
 from __future__ import annotations
@@ -13,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from agent_reliability_harness import validate_trace
+from helpers import report
 
 CASES = Path(__file__).parent / "cases"
 CASE_FILES = sorted(CASES.glob("*/*.json"))
+KEYS = {"description", "policy", "steps", "trace", "expected", "score", "passed"}
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -27,14 +29,17 @@ def _load(path: Path) -> dict[str, Any]:
 @pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_rule_case(path: Path) -> None:
     case = _load(path)
-    report = validate_trace(case["trace"], case["policy"])
-    got = Counter((f.severity.value, f.rule_id, f.step_id) for f in report.findings)
-    want = Counter(tuple(item) for item in case["expected"])
-    assert got == want, case["description"]
+    assert set(case) <= KEYS, path
+    trace = dict(case.get("trace", {}))
+    if "steps" in case:
+        trace["steps"] = case["steps"]
+    got = report(trace, case.get("policy"))
+    found = Counter((f.severity.value, f.rule_id, f.step_id) for f in got.findings)
+    assert found == Counter(tuple(item) for item in case["expected"]), case["description"]
     if "score" in case:
-        assert report.score == pytest.approx(case["score"], abs=0.01), case["description"]
+        assert got.score == pytest.approx(case["score"], abs=0.01), case["description"]
     if "passed" in case:
-        assert report.passed is case["passed"], case["description"]
+        assert got.passed is case["passed"], case["description"]
 
 
 def test_every_case_names_its_rule() -> None:

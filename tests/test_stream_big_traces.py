@@ -1,6 +1,6 @@
 """Big trace files are read and evaluated a chunk of steps at a time, with the same output.
 
-`stream.UnitProcessor` streams a canonical `.json` file of `STREAM_MIN_BYTES` or more
+`pipeline.UnitProcessor` streams a canonical `.json` file of `STREAM_MIN_BYTES` or more
 (`models.trace_stream.TraceStream` + `Evaluator.start`). Here the threshold is lowered
 to 0 so that every file takes that path, and the CLI's output is compared with a run
 where no file does.
@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from agent_reliability_harness import stream
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.models.trace_stream import TraceStream
+from agent_reliability_harness.pipeline import documents, process
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -94,8 +94,8 @@ def test_streamed_files_give_the_same_output(
     policy, _ = bench_corpus
     args = ["validate", "--policy", str(policy), str(trace_files), str(SAMPLES / "traces")]
     whole = _run(args, tmp_path, "whole")
-    monkeypatch.setattr(stream, "STREAM_MIN_BYTES", 0)
-    monkeypatch.setattr(stream, "TraceStream", _Counting)
+    monkeypatch.setattr(documents, "STREAM_MIN_BYTES", 0)
+    monkeypatch.setattr(process, "TraceStream", _Counting)
     _Counting.streamed = 0
     streamed = _run(args, tmp_path, "streamed")
     assert streamed == whole
@@ -116,8 +116,8 @@ def test_a_long_trace_is_evaluated_in_many_chunks(
     policy.write_text(json.dumps(long_policy))
     args = ["validate", "--policy", str(policy), str(path), "--quiet"]
     whole = _run(args, tmp_path, "whole")
-    monkeypatch.setattr(stream, "STREAM_MIN_BYTES", 0)
-    monkeypatch.setattr(stream, "TraceStream", _Counting)
+    monkeypatch.setattr(documents, "STREAM_MIN_BYTES", 0)
+    monkeypatch.setattr(process, "TraceStream", _Counting)
     _Counting.streamed = _Counting.chunks_seen = 0
     assert _run(args, tmp_path, "streamed") == whole
     assert _Counting.streamed == 1 and _Counting.chunks_seen >= 4
@@ -129,7 +129,7 @@ def test_small_files_are_read_whole(
     trace_files: Path, bench_corpus: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     policy, _ = bench_corpus
-    monkeypatch.setattr(stream, "TraceStream", _Counting)
+    monkeypatch.setattr(process, "TraceStream", _Counting)
     _Counting.streamed = 0
     _cli(["validate", "--policy", str(policy), str(trace_files), "--quiet", "--jobs", "1"])
     assert _Counting.streamed == 0

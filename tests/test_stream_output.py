@@ -1,4 +1,5 @@
-"""Streamed outputs (JSON report, console) are byte-identical to the whole-run renderers."""
+"""Streamed outputs (JSON report, console) are byte-identical to the whole-run renderers,
+and the one JSON writer lays out exactly what json.dumps(indent=2) would."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 
-from agent_reliability_harness import api, parallel
+from agent_reliability_harness import api
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.models.common import Severity
@@ -20,20 +21,30 @@ from agent_reliability_harness.models.report import (
     RunReport,
     TraceReport,
 )
-from agent_reliability_harness.render import RENDERERS, console, json_, json_stream
+from agent_reliability_harness.pipeline import executors
+from agent_reliability_harness.render import RENDERERS, console, json_
 from agent_reliability_harness.render.base import Renderer, RenderOptions
 from strategies import traces
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
 
-def _streamed(run: RunReport) -> str:
+def _reference(run: RunReport) -> str:
+    """The layout the writer must reproduce: the stdlib's, over the models' dicts."""
+    return json.dumps(run.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+def _streamed(run: RunReport, cut: int = 7) -> str:
+    """The JSON report from array text spooled and read back in pieces of `cut` chars."""
+
+    def pieces(text: str) -> list[str]:
+        return [text[i : i + cut] for i in range(0, len(text), cut)]
+
+    reports = "".join(json_.joined(json_.report_element(r) for r in run.reports))
+    failures = "".join(json_.joined(json_.failure_element(f) for f in run.input_errors))
     return "".join(
-        json_stream.assemble(
-            run.policy_id,
-            run.summary,
-            (json_stream.report_fragment(r) for r in run.reports),
-            (json_stream.failure_fragment(f) for f in run.input_errors),
+        json_.run_pieces(
+            run.policy_id, run.summary, run.sections, pieces(reports), pieces(failures)
         )
     )
 
@@ -80,7 +91,9 @@ def test_json_fragments_match_renderer(reports: int, failures: int) -> None:
         tuple(_odd_report(f"t{i}") for i in range(reports)),
         tuple(InputFailure(f"f{i}.json", f"bad é {i}", line=i or None) for i in range(failures)),
     )
-    assert _streamed(run) == json_.render_run(run, RenderOptions())
+    assert json_.render_run(run, RenderOptions()) == _reference(run)
+    for cut in (1, 7, 1 << 20):
+        assert _streamed(run, cut) == _reference(run)
 
 
 def test_json_and_console_match_on_samples_and_corpus(bench_corpus: tuple[Path, Path]) -> None:
@@ -90,7 +103,7 @@ def test_json_and_console_match_on_samples_and_corpus(bench_corpus: tuple[Path, 
         (policy_path, [str(traces)]),
     ):
         run = api.validate_paths(paths, api.load_policy(str(policy_file)))
-        assert _streamed(run) == json_.render_run(run, RenderOptions())
+        assert _streamed(run, 4096) == json_.render_run(run, RenderOptions()) == _reference(run)
         for color in (False, True):
             options = RenderOptions(color=color)
             pieces = "".join(console.trace_text(r, options) for r in run.reports)
@@ -135,7 +148,7 @@ def messy_inputs(tmp_path: Path, bench_corpus: tuple[Path, Path]) -> list[str]:
 def test_cli_streams_same_bytes_as_whole_run(
     jobs: str, messy_inputs: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(parallel, "CHUNK_UNITS", 7)  # many chunks, so workers really interleave
+    monkeypatch.setattr(executors, "CHUNK_UNITS", 7)  # many chunks, so workers really interleave
     policy = SAMPLES / "policy.json"
     out_file = tmp_path / "r.json"
     code, out, err = _cli(
@@ -208,7 +221,7 @@ def _trace_ids(run: RunReport, options: RenderOptions) -> str:
 def test_whole_run_renderer_gets_the_collected_run(
     jobs: str, messy_inputs: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(parallel, "CHUNK_UNITS", 5)
+    monkeypatch.setattr(executors, "CHUNK_UNITS", 5)
     monkeypatch.setitem(
         RENDERERS["run"], "ids", Renderer("ids", ".txt", "run", "trace ids", _trace_ids)
     )
@@ -233,19 +246,44 @@ def test_whole_run_renderer_gets_the_collected_run(
 
 
 def _generic_fragment(report: TraceReport) -> str:
-    return "    " + json_stream._value(report.to_dict(), "    ")
+    """The element as json.dumps(indent=2) nests it two levels deep."""
+    return "    " + json.dumps(report.to_dict(), indent=2, ensure_ascii=False).replace(
+        "\n", "\n    "
+    )
 
 
-def test_report_fragment_lays_out_what_the_generic_encoder_does() -> None:
+def test_report_element_lays_out_what_the_stdlib_encoder_does() -> None:
     odd = _odd_report("odd")
     empty = TraceReport("t", "a", "w", "p", 100, True, None, None, None, None, None, ())
-    for report in (odd, empty):
-        assert json_stream.report_fragment(report) == _generic_fragment(report)
-        json.loads(json_stream.report_fragment(report).replace("NaN", "0"))
+    labelled = TraceReport(
+        "t",
+        "a",
+        "w",
+        "p",
+        100,
+        True,
+        None,
+        None,
+        None,
+        None,
+        "f.json",
+        (),
+        task_id="task-1",
+        outcome={"success": True, "reward": 0.5, "extra": [1, {}]},
+    )
+    for report in (odd, empty, labelled):
+        assert json_.report_element(report) == _generic_fragment(report)
+        json.loads(json_.report_element(report).replace("NaN", "0"))
+    keys = list(labelled.to_dict())
+    assert keys[keys.index("source_path") + 1 : keys.index("source_path") + 3] == [
+        "task_id",
+        "outcome",
+    ]
+    assert "task_id" not in empty.to_dict() and "outcome" not in empty.to_dict()
 
 
 @given(traces())
-def test_report_fragment_matches_on_generated_traces(trace: dict[str, object]) -> None:
+def test_report_element_matches_on_generated_traces(trace: dict[str, object]) -> None:
     policy = api.load_policy(str(SAMPLES / "policy.json"))
     report = api.validate_trace(trace, policy)
-    assert json_stream.report_fragment(report) == _generic_fragment(report)
+    assert json_.report_element(report) == _generic_fragment(report)

@@ -14,6 +14,7 @@ from .version import __version__
 
 if TYPE_CHECKING:
     from .api import (
+        load_policies,
         load_policy,
         load_traces,
         validate,
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 # Public name -> (module, attribute).
 _LAZY: dict[str, tuple[str, str]] = {
+    "load_policies": (".api", "load_policies"),
     "load_policy": (".api", "load_policy"),
     "load_traces": (".api", "load_traces"),
     "validate": (".api", "validate"),
@@ -79,6 +81,7 @@ __all__ = [
     "TraceReport",
     "__version__",
     "compare_reports",
+    "load_policies",
     "load_policy",
     "load_report",
     "load_traces",

@@ -1,41 +1,47 @@
-"""The Python API and the validation pipeline: load -> adapt -> parse -> evaluate -> report.
-
-Everything the CLI does is available here for use inside a test suite:
+"""The Python API: everything the CLI does, for use inside a test suite.
 
     policy = load_policy("policy.json")
     run = validate_paths(["traces/"], policy)
     assert run.ok, run.to_dict()
+
+Every function here is a thin call into the one pipeline (pipeline/), so results are
+those of `arh validate`, byte for byte, whichever executor runs them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from pathlib import PurePath
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, BinaryIO
 
 from . import adapters
-from .engine import Evaluator
-from .errors import InputError, TraceError
-from .io import Document, Failure, iter_documents
+from .errors import InputError
 from .models import policy as policy_files
 from .models.policy import Policy, parse_policy
-from .models.report import InputFailure, RunReport, SummaryBuilder, TraceReport
+from .models.report import InputFailure, RunReport, TraceReport
 from .models.trace import Trace, parse_trace
-from .positions import locate_traces
+from .pipeline import (
+    Executor,
+    InProcess,
+    Loaded,
+    ProcessPool,
+    Reader,
+    ReportSink,
+    RunOptions,
+    input_units,
+    make_executor,
+    merge,
+    run,
+    run_policy_id,
+)
+from .pipeline.partial import PartialBuilder
+from .pipeline.plan import WorkPlan
+from .pipeline.routing import Router, no_policy_message
 from .render import json_
 from .render.base import RenderOptions
 from .scoring import DEFAULT_FAIL_UNDER
 
-
-@dataclass(frozen=True, slots=True)
-class LoadedTrace:
-    """A parsed trace and where it was read."""
-
-    trace: Trace
-    source_path: str | None = None
-    source_line: int | None = None
-    step_lines: tuple[int, ...] = ()  # start line of each step; empty unless asked for
+# A parsed trace and where it was read (what `iter_traces` yields).
+LoadedTrace = Loaded
 
 
 def load_policy(path: str, strict: bool = False) -> Policy:
@@ -45,15 +51,60 @@ def load_policy(path: str, strict: bool = False) -> Policy:
     return policy_files.load_policy(path, strict).policy
 
 
+def load_policies(paths: Iterable[str], strict: bool = False) -> tuple[Policy, ...]:
+    """The policies of several files or directories of policies (sorted *.json, *.yaml,
+    *.yml), in order; `models.policy.load_policies` also returns their warnings."""
+    return tuple(loaded.policy for loaded in policy_files.load_policies(list(paths), strict))
+
+
 def policy_from_dict(data: Any) -> Policy:
     """Compile a policy given as a decoded JSON object."""
     return parse_policy(data)
 
 
-def name_hint(source_path: str, line: int | None = None) -> str:
-    """Transcripts without their own ids are named after the file (and JSONL line)."""
-    stem = PurePath(source_path).stem or "trace"
-    return stem if line is None else f"{stem}-{line}"
+def _policies(policy: Policy | dict[str, Any] | Sequence[Policy]) -> tuple[Policy, ...]:
+    if isinstance(policy, Policy):
+        return (policy,)
+    if isinstance(policy, dict):
+        return (parse_policy(policy),)
+    return tuple(policy)
+
+
+def _executor(executor: Executor | None, jobs: int | None) -> Executor:
+    if executor is not None:
+        return executor
+    return InProcess() if jobs is None else make_executor(jobs)
+
+
+def validate_paths(
+    paths: Iterable[str],
+    policy: Policy | Sequence[Policy],
+    fail_under: float = DEFAULT_FAIL_UNDER,
+    fmt: str = adapters.AUTO,
+    stdin: BinaryIO | None = None,
+    *,
+    executor: Executor | None = None,
+    jobs: int | None = None,
+    identity: adapters.Identity | None = None,
+    allow_empty: bool = False,
+    with_positions: bool = False,
+) -> RunReport:
+    """Validate every trace in files, directories, JSONL files, URLs or stdin (`-`).
+
+    `policy` may be several policies (the first whose `applies_to` matches judges each
+    trace). Runs in this process unless `executor` (e.g. `ProcessPool(4)`,
+    `DaskExecutor("tcp://...")`) or `jobs` says otherwise; the report is the same.
+    With `allow_empty=False`, inputs that hold no trace at all raise InputError.
+    `with_positions` records trace and step line numbers (as SARIF needs)."""
+    policies = _policies(policy)
+    collector = ReportSink(positions=with_positions)
+    options = RunOptions(fail_under, fmt, identity, allow_empty)
+    chosen = _executor(executor, jobs)
+    result = run(paths, policies, [collector], options=options, executor=chosen, stdin=stdin)
+    if result.empty and not allow_empty:
+        raise InputError("no traces found in the given paths")
+    assert collector.run is not None
+    return collector.run
 
 
 def iter_traces(
@@ -62,114 +113,14 @@ def iter_traces(
     stdin: BinaryIO | None = None,
     with_positions: bool = False,
     identity: adapters.Identity | None = None,
-) -> Iterator[LoadedTrace | InputFailure]:
-    """Every trace of the inputs, in input order, with an InputFailure for each bad one.
-
-    `with_positions` also finds the line where each trace and step object starts
-    (for location-aware reports such as SARIF); it costs one extra scan per file.
-    `identity` overrides the trace labels (`--trace-id`, `--agent-name`, `--workflow`).
-    """
-    documents = iter_documents(paths, stdin=stdin, keep_text=with_positions)
-    for document in coalesce_exports(documents):
-        if isinstance(document, Failure):
-            yield InputFailure(document.source_path, document.message, line=document.line)
-            continue
-        yield from _document_traces(document, fmt, identity)
-
-
-def coalesce_exports(documents: Iterable[Document | Failure]) -> Iterator[Document | Failure]:
-    """Join consecutive JSONL lines of one file that are batches of one span export (OTLP or
-    Agents SDK), so a trace split across batches converts whole. Everything else passes."""
-    batch: list[Document] = []
-    kind: str | None = None
-
-    def flush() -> Iterator[Document]:
-        if len(batch) == 1:
-            yield batch[0]
-        elif batch and kind is not None:
-            first = batch[0]
-            merged = adapters.merge_exports(kind, [d.value for d in batch])
-            yield Document(first.source_path, merged, start_line=first.start_line)
-        batch.clear()
-
-    for document in documents:
-        found = None
-        if isinstance(document, Document) and document.line is not None:
-            found = adapters.export_kind(document.value)
-        if batch and (found != kind or document.source_path != batch[0].source_path):
-            yield from flush()
-        if found is not None and isinstance(document, Document):
-            kind = found
-            batch.append(document)
-            continue
-        yield document
-    yield from flush()
-
-
-def _document_traces(
-    document: Document, fmt: str, identity: adapters.Identity | None = None
-) -> Iterator[LoadedTrace | InputFailure]:
-    path = document.source_path
-    try:
-        hint = name_hint(path, document.line)
-        candidates = adapters.to_canonical(document.value, fmt, hint, identity)
-    except InputError as exc:
-        yield InputFailure(path, str(exc), line=document.line)
-        return
-    many = len(candidates) > 1 or isinstance(document.value, list)
-    located = locate_traces(document, candidates)
-    for index, candidate in enumerate(candidates):
-        try:
-            trace = parse_trace(candidate)
-        except TraceError as exc:
-            yield InputFailure(path, str(exc), line=document.line, index=index if many else None)
-            continue
-        if located is None:
-            yield LoadedTrace(trace, path, document.start_line if not many else None)
-            continue
-        line, step_lines = located[index]
-        if len(step_lines) != len(trace.steps):
-            step_lines = ()
-        yield LoadedTrace(trace, path, line, step_lines)
-
-
-def evaluate_stream(
-    items: Iterable[LoadedTrace | InputFailure], evaluator: Evaluator
-) -> Iterator[TraceReport | InputFailure]:
-    """Evaluate traces as they arrive; failures pass through in place."""
-    for item in items:
-        if isinstance(item, InputFailure):
+) -> Iterator[Loaded | InputFailure]:
+    """Every trace of the inputs, parsed, in input order, with an InputFailure for each
+    input that cannot be mapped (the pipeline's load -> adapt -> parse stages)."""
+    reader = Reader(fmt, identity, with_positions)
+    units = input_units(paths, RunOptions(fmt=fmt, identity=identity, allow_empty=True), stdin)
+    for item in reader.items(units):
+        if isinstance(item, Loaded | InputFailure):
             yield item
-        else:
-            yield evaluator.evaluate(
-                item.trace, item.source_path, item.source_line, item.step_lines
-            )
-
-
-def collect(policy: Policy, results: Iterable[TraceReport | InputFailure]) -> RunReport:
-    """Gather a stream of results into a RunReport (input order kept)."""
-    reports: list[TraceReport] = []
-    failures: list[InputFailure] = []
-    builder = SummaryBuilder()
-    for item in results:
-        if isinstance(item, InputFailure):
-            failures.append(item)
-        else:
-            reports.append(item)
-            builder.add(item)
-    return RunReport(policy.policy_id, tuple(reports), tuple(failures), builder.build())
-
-
-def validate_paths(
-    paths: Iterable[str],
-    policy: Policy,
-    fail_under: float = DEFAULT_FAIL_UNDER,
-    fmt: str = adapters.AUTO,
-    stdin: BinaryIO | None = None,
-) -> RunReport:
-    """Validate every trace in files, directories, JSONL files or stdin (`-`)."""
-    evaluator = Evaluator(policy, fail_under)
-    return collect(policy, evaluate_stream(iter_traces(paths, fmt, stdin), evaluator))
 
 
 def load_traces(paths: Iterable[str], fmt: str = adapters.AUTO) -> list[Trace]:
@@ -184,25 +135,56 @@ def load_traces(paths: Iterable[str], fmt: str = adapters.AUTO) -> list[Trace]:
 
 def validate(
     traces: Iterable[Trace | dict[str, Any]],
-    policy: Policy | dict[str, Any],
+    policy: Policy | dict[str, Any] | Sequence[Policy],
     fail_under: float = DEFAULT_FAIL_UNDER,
 ) -> RunReport:
     """Validate traces given as Trace objects or canonical dicts (parsed here)."""
-    compiled = policy if isinstance(policy, Policy) else parse_policy(policy)
-    evaluator = Evaluator(compiled, fail_under)
-    items = (LoadedTrace(t if isinstance(t, Trace) else parse_trace(t)) for t in traces)
-    return collect(compiled, evaluate_stream(items, evaluator))
+    policies = _policies(policy)
+    router = Router(policies, fail_under)
+    collector = ReportSink()
+    builder = PartialBuilder(WorkPlan(policies, fail_under, needs=collector.needs))
+    for index, item in enumerate(traces):
+        trace = item if isinstance(item, Trace) else parse_trace(item)
+        evaluator = router.pick(trace)
+        if evaluator is None:
+            builder.fail(InputFailure("<traces>", no_policy_message(trace), index=index))
+        else:
+            builder.add(evaluator.evaluate(trace), trace)
+    merge([builder.partial], [collector], run_policy_id(policies))
+    assert collector.run is not None
+    return collector.run
 
 
 def validate_trace(
     trace: Trace | dict[str, Any],
-    policy: Policy | dict[str, Any],
+    policy: Policy | dict[str, Any] | Sequence[Policy],
     fail_under: float = DEFAULT_FAIL_UNDER,
 ) -> TraceReport:
-    """Validate one trace; returns its TraceReport."""
-    return validate([trace], policy, fail_under).reports[0]
+    """Validate one trace; returns its TraceReport (InputError if no policy applies)."""
+    run_report = validate([trace], policy, fail_under)
+    if not run_report.reports:
+        failure = run_report.input_errors[0]
+        raise InputError(failure.message)
+    return run_report.reports[0]
 
 
-def report_json(run: RunReport) -> str:
+def report_json(run_report: RunReport) -> str:
     """The JSON report (baseline format) as text: fixed key order, indent 2, newline."""
-    return json_.render_run(run, RenderOptions())
+    return json_.render_run(run_report, RenderOptions())
+
+
+__all__ = [
+    "Executor",
+    "InProcess",
+    "LoadedTrace",
+    "ProcessPool",
+    "load_policies",
+    "load_policy",
+    "load_traces",
+    "make_executor",
+    "policy_from_dict",
+    "report_json",
+    "validate",
+    "validate_paths",
+    "validate_trace",
+]

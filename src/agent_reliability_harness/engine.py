@@ -1,22 +1,28 @@
 """Evaluation: one compiled policy, many traces; each trace -> one TraceReport.
 
-The Evaluator selects the rules that apply to the policy once. Per trace, a
-TraceRun indexes the steps (TraceFacts) and lets each rule scan them, all at once
-or a chunk at a time for a trace too big to hold; then it finishes every rule,
-stamps registry metadata on their hits, sorts the findings and scores the trace.
+The Evaluator selects the rules that apply to the policy, and compiles what they
+declare, once. Per trace, a TraceRun indexes the steps (TraceFacts) and lets each
+class rule scan them, all at once or a chunk at a time for a trace too big to hold;
+then it finishes every rule, stamps registry metadata on their hits (at most
+MAX_FINDINGS per rule, see POLICY-SPEC.md), sorts the findings and scores the trace.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from .models.common import Category, Severity
+from .models.common import Severity
 from .models.policy import Policy
 from .models.report import Finding, TraceReport
 from .models.trace import Step, Trace
-from .rules import Rule, RuleContext, RuleResult, RuleState, TraceFacts, all_rules
+from .rules import Hit, Rule, RuleContext, RuleResult, RuleState, TraceFacts, all_rules
+from .rules.base import MAX_FINDINGS
 from .rules.facts import json_number
-from .scoring import DEFAULT_FAIL_UNDER, category_scores, passes, round_score, trace_score
+from .scoring import DEFAULT_FAIL_UNDER, ScorePlan, passes, round_score, trace_score
+
+# The position of the "and K more" finding: after every step, so it sorts last.
+_AFTER_EVERY_STEP = 2**62
 
 
 class Evaluator:
@@ -27,15 +33,26 @@ class Evaluator:
             raise ValueError(f"fail_under must be between 0 and 100 (got {fail_under})")
         self.policy = policy
         self.fail_under = fail_under
-        self._rules: tuple[tuple[Rule, Severity], ...] = tuple(
-            (r, r.effective_severity(policy)) for r in all_rules() if r.applies(policy)
-        )
-        self._categories = tuple(dict.fromkeys(rule.category for rule, _ in self._rules))
-        # What the per-trace code needs of each rule, by how it was declared.
-        rules = self._rules
-        self._checks = tuple((r.check_fn, r, s) for r, s in rules if r.check_fn is not None)
-        self._step_rules = tuple((r.scan_fn, r, s) for r, s in rules if r.scan_fn is not None)
-        self._stateful = tuple((r.state_cls, r, s) for r, s in rules if r.state_cls is not None)
+        rules = [(r, r.effective_severity(policy)) for r in all_rules() if r.applies(policy)]
+        compiled: dict[Callable[[Policy], Any], Any] = {}
+        checks: list[tuple[Callable[[RuleContext], RuleResult], Rule, Severity]] = []
+        states: list[tuple[type[RuleState], Any, Rule, Severity]] = []
+        for rule, severity in rules:
+            if rule.check is not None:
+                checks.append((rule.check, rule, severity))
+                continue
+            assert rule.state is not None
+            made = rule.compile
+            if made is not None and made not in compiled:
+                compiled[made] = made(policy)
+            states.append((rule.state, policy if made is None else compiled[made], rule, severity))
+        self.rules = tuple(rule for rule, _ in rules)
+        self._checks = tuple(checks)
+        self._states = tuple(states)
+        # Results come checks first, then states: the plan and the findings follow that.
+        self._order = tuple((r, s) for _, r, s in checks) + tuple((r, s) for _, _, r, s in states)
+        self._plan = ScorePlan(self._order)
+        self._watched = frozenset(policy.sequence.forbidden_tools)
 
     def evaluate(
         self,
@@ -55,24 +72,20 @@ class Evaluator:
 
 
 class TraceRun:
-    """One trace under evaluation: its facts and each applicable rule's state."""
+    """One trace under evaluation: its facts and each applicable class rule's state."""
 
-    __slots__ = ("ctx", "evaluator", "facts", "results", "states")
+    __slots__ = ("ctx", "evaluator", "facts", "states")
 
     def __init__(self, evaluator: Evaluator, trace: Trace | None) -> None:
         self.evaluator = evaluator
-        policy = evaluator.policy
-        self.facts = TraceFacts()
-        self.ctx = RuleContext(trace, policy, self.facts)
-        self.results = [RuleResult() for _ in evaluator._step_rules]
-        self.states: list[RuleState] = [cls(policy) for cls, _, _ in evaluator._stateful]
+        self.facts = TraceFacts(watched=evaluator._watched)
+        self.ctx = RuleContext(trace, evaluator.policy, self.facts)
+        self.states = [cls(compiled) for cls, compiled, _, _ in evaluator._states]
 
     def add(self, steps: Sequence[Step], complete: bool = False) -> None:
         """The next steps of the trace, in order (`complete`: all of them at once)."""
         self.facts.add(steps, complete)
         ctx = self.ctx
-        for (scan, _, _), result in zip(self.evaluator._step_rules, self.results, strict=True):
-            scan(ctx, result)
         for state in self.states:
             state.scan(ctx)
 
@@ -88,43 +101,16 @@ class TraceRun:
         evaluator, facts = self.evaluator, self.facts
         policy = evaluator.policy
         facts.close()
-        ctx = self.ctx
+        ctx = self.ctx if self.ctx.trace is trace else RuleContext(trace, policy, facts)
+        results = [check(ctx) for check, _, _ in evaluator._checks]
+        results += [state.finish(ctx) for state in self.states]
         findings: list[Finding] = []
-        # [checks, failed] per category of the applicable rules.
-        totals: dict[Category, list[int]] = {c: [0, 0] for c in evaluator._categories}
-        results = [(check(ctx), rule, severity) for check, rule, severity in evaluator._checks]
-        results += [
-            (result, rule, severity)
-            for (_, rule, severity), result in zip(evaluator._step_rules, self.results, strict=True)
-        ]
-        results += [
-            (state.finish(ctx), rule, severity)
-            for (_, rule, severity), state in zip(evaluator._stateful, self.states, strict=True)
-        ]
-        for result, rule, severity in results:
-            category = rule.category
-            counts = totals[category]
-            counts[0] += result.checks
-            counts[1] += result.failed
-            if not result.hits:
-                continue
-            for hit in result.hits:
-                findings.append(
-                    Finding(
-                        rule_id=rule.rule_id,
-                        severity=severity,
-                        category=category.value,
-                        message=hit.message,
-                        step_id=hit.step_id,
-                        expected=hit.expected,
-                        observed=hit.observed,
-                        remediation=rule.remediation,
-                        step_index=hit.step_index,
-                    )
-                )
+        for (rule, severity), result in zip(evaluator._order, results, strict=True):
+            if result.hits:
+                findings += _findings(rule, severity, result.hits, result.more)
         if len(findings) > 1:
             findings.sort(key=Finding.sort_key)
-        scores = category_scores(policy, facts, totals, findings)
+        scores = evaluator._plan.scores(results)
         score = round_score(trace_score(scores))
         coverage = facts.citation_coverage
         return TraceReport(
@@ -143,7 +129,58 @@ class TraceRun:
             category_scores={c.value: round_score(s) for c, s in scores.items()},
             source_line=source_line,
             step_lines=step_lines,
+            task_id=trace.task_id,
+            outcome=trace.outcome,
         )
+
+
+def _findings(rule: Rule, severity: Severity, hits: list[Hit], left_out: int) -> list[Finding]:
+    """The rule's hits as findings; beyond MAX_FINDINGS, the first ones in report order
+    and one finding for the rest (including the `left_out` hits the rule did not list)."""
+    category, remediation = rule.category.value, rule.remediation
+    findings = [
+        Finding(
+            rule_id=rule.rule_id,
+            severity=severity,
+            category=category,
+            message=hit.message,
+            step_id=hit.step_id,
+            expected=hit.expected,
+            observed=hit.observed,
+            remediation=remediation,
+            step_index=hit.step_index,
+        )
+        for hit in hits
+    ]
+    if len(findings) + left_out <= MAX_FINDINGS:
+        return findings
+    findings.sort(key=Finding.sort_key)
+    more = len(findings) + left_out - MAX_FINDINGS
+    del findings[MAX_FINDINGS:]
+    findings.append(
+        Finding(
+            rule_id=rule.rule_id,
+            severity=severity,
+            category=category,
+            message=f"... and {more} more {rule.rule_id} findings",
+            observed=more,
+            remediation=remediation,
+            step_index=_AFTER_EVERY_STEP,
+        )
+    )
+    return findings
+
+
+def rule_result(rule: Rule, trace: Trace, policy: Policy) -> RuleResult:
+    """One rule's result on a whole trace, as the engine gets it (for tests and tools)."""
+    facts = TraceFacts(trace, watched=frozenset(policy.sequence.forbidden_tools))
+    ctx = RuleContext(trace, policy, facts)
+    if rule.check is not None:
+        return rule.check(ctx)
+    assert rule.state is not None
+    state = rule.state(policy if rule.compile is None else rule.compile(policy))
+    state.scan(ctx)
+    return state.finish(ctx)
 
 
 def evaluate(trace: Trace, policy: Policy, fail_under: float = DEFAULT_FAIL_UNDER) -> TraceReport:

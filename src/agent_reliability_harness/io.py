@@ -1,25 +1,25 @@
-"""Reading inputs: files, directories, JSONL and standard input into JSON documents.
+"""The io stage's base: strict JSON decoding, whole-file reads and atomic report writes.
 
-Decoding is strict and bounded: invalid UTF-8, NaN/Infinity, numbers out of
-range, lone surrogates and runaway nesting all become InputError with a
-position. Nothing here knows what a trace is.
+Decoding is strict and bounded: invalid UTF-8, NaN/Infinity, numbers out of range,
+lone surrogates and runaway nesting all become InputError with a position. Walking
+inputs into units is `sources.py`. Nothing here knows what a trace is.
 """
 
 from __future__ import annotations
 
 import contextlib
-import itertools
 import json
 import math
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Any
+from typing import Any, BinaryIO
 
 from .errors import InputError
+from .nesting import MAX_DEPTH, within
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -82,6 +82,15 @@ def _lone_surrogate(value: Any) -> bool:
     return False
 
 
+_TOO_DEEP = f"invalid JSON: nesting is too deep (more than {MAX_DEPTH} levels)"
+
+
+def check_depth(data: bytes | str) -> None:
+    """Raise InputError when valid JSON text nests deeper than MAX_DEPTH (nesting.py)."""
+    if not within(data):
+        raise InputError(_TOO_DEEP)
+
+
 def decode_json(text: str) -> Any:
     """Decode one JSON value strictly; raises InputError naming line and column."""
     try:
@@ -91,7 +100,7 @@ def decode_json(text: str) -> Any:
             f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None
     except RecursionError:
-        raise InputError("invalid JSON: nesting is too deep") from None
+        raise InputError(_TOO_DEEP) from None
     except ValueError as exc:
         detail = str(exc)
         if "integer string conversion" in detail:
@@ -99,6 +108,7 @@ def decode_json(text: str) -> Any:
         raise InputError(f"invalid JSON: {detail}") from None
     if ("\\ud" in text or "\\uD" in text) and _lone_surrogate(value):
         raise InputError("invalid JSON: a string contains a lone surrogate (\\ud800-\\udfff)")
+    check_depth(text)
     return value
 
 
@@ -115,14 +125,15 @@ def decode_bytes(data: bytes) -> str:
         ) from None
 
 
-def display_path(path: str | os.PathLike[str]) -> str:
-    """A stable, machine-independent name for a path: relative to the working directory."""
+def display_path(path: str | os.PathLike[str], cwd: str | None = None) -> str:
+    """A stable, machine-independent name for a path: relative to the working directory
+    (`cwd`, looked up when not given)."""
     if str(path) == STDIN:
         return STDIN_NAME
     pure = PurePath(path)
     if pure.is_absolute():
-        with contextlib.suppress(ValueError):
-            pure = pure.relative_to(Path.cwd())
+        with contextlib.suppress(ValueError, OSError):
+            pure = pure.relative_to(cwd if cwd is not None else Path.cwd())
     return pure.as_posix()
 
 
@@ -182,15 +193,10 @@ def start_line(data: bytes) -> int:
     return data.count(b"\n", start, end) + 1
 
 
-# The fast decoder (msgspec) is used only where it provably agrees with the strict
-# path: it rejects NaN/Infinity, out-of-range numbers, lone surrogates and bad
-# UTF-8 (we then rerun the strict path for its exact message), keeps big integers
-# exact and keeps the last of duplicate keys like json does. Nesting depth is the
-# one difference: both stop at the interpreter's recursion limit, counted from
-# where they are called, and the strict decoder sits a few frames deeper. So the
-# fast one is called _PADDING frames deeper still: whatever it accepts, the strict
-# path accepts too (tests/test_io_stream.py sweeps the depths around the limit).
-_PADDING = 8
+# The fast decoder (msgspec) agrees with the strict path: it rejects NaN/Infinity,
+# out-of-range numbers, lone surrogates and bad UTF-8 (the strict path then gives the
+# exact message), keeps big integers exact and keeps the last of duplicate keys like
+# json does; both refuse nesting beyond MAX_DEPTH (check_depth).
 _LEADING_SPACE = re.compile(rb"[ \t\n\r]*")
 _FAST: dict[str, Any] = {}
 
@@ -214,15 +220,13 @@ def decode_json_bytes(data: bytes) -> Any:
     decoder = _fast_decoder()
     if decoder:
         try:
-            return padded_call(decoder.decode, data, _PADDING)
+            value = decoder.decode(data)
         except Exception:  # any refusal: the strict path names the exact problem
             pass
+        else:
+            check_depth(data)
+            return value
     return decode_json(decode_bytes(data))
-
-
-def padded_call(decode: Any, data: bytes, frames: int) -> Any:
-    """`decode(data)` called `frames` Python frames deeper (see the note above _PADDING)."""
-    return decode(data) if frames <= 0 else padded_call(decode, data, frames - 1)
 
 
 def iter_jsonl(
@@ -260,280 +264,147 @@ def _looks_like_jsonl(data: bytes) -> bool:
     return True
 
 
-def expand_paths(paths: Iterable[str]) -> Iterator[tuple[str, Path | None, str | None]]:
-    """(display name, file path or None for stdin, problem) per input file, directories walked."""
-    for raw in paths:
-        if raw == STDIN:
-            yield STDIN_NAME, None, None
-            continue
-        path = Path(raw)
-        if path.is_dir():
-            found = sorted(
-                (p for p in path.rglob("*") if p.suffix in TRACE_SUFFIXES and p.is_file()),
-                key=lambda p: p.relative_to(path).parts,
-            )
-            if not found:
-                yield display_path(raw), None, "directory contains no *.json or *.jsonl files"
-            for file in found:
-                yield display_path(file), file, None
-        elif path.exists():
-            yield display_path(raw), path, None
-        else:
-            yield display_path(raw), None, "no such file or directory"
+def read_bytes(path: str | os.PathLike[str], stdin: BinaryIO | None = None) -> bytes:
+    """A whole file (`-`: standard input, empty when there is none); raises OSError."""
+    if str(path) == STDIN:
+        return stdin.read() if stdin is not None else b""
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
-@dataclass(frozen=True, slots=True)
-class RawUnit:
-    """One input not decoded yet: a JSONL line (`line` set) or a whole document.
+def read_local(path: str) -> bytes:
+    """A whole local file, read with one open, fstat and read; raises OSError."""
+    data = read_small(path, 1 << 62)
+    assert data is not None
+    return data
 
-    A whole file is carried by path (`data` None) so that whoever decodes it reads
-    it: a worker process, not the process that walks the inputs.
-    """
 
-    source_path: str
-    data: bytes | None
-    line: int | None = None
-    path: Path | None = None
-    # Consecutive JSONL lines kept together (span exports arrive in batches, one per line).
-    lines: tuple[tuple[int, bytes], ...] = ()
+def read_small(path: str, limit: int) -> bytes | None:
+    """The bytes of a local file smaller than `limit`, read with one open, fstat and read
+    (a directory walk may read millions); None when it is `limit` bytes or more, for the
+    caller to stream. Raises OSError."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        size = os.fstat(fd).st_size
+        if size >= limit:
+            return None
+        data = os.read(fd, size + 1)
+        if len(data) == size:  # a regular file returns everything it holds at once
+            return data
+        # It grew or shrank meanwhile, or is a special file whose size fstat does not know.
+        blocks = [data]
+        while block := os.read(fd, 1 << 20):
+            blocks.append(block)
+        return b"".join(blocks)
+    finally:
+        os.close(fd)
 
-    @property
-    def size(self) -> int:
-        """Bytes of input this unit stands for (a file's size is looked up)."""
-        if self.lines:
-            return sum(len(raw) for _, raw in self.lines)
-        if self.data is not None:
-            return len(self.data)
+
+def _special(target: str) -> bool | None:
+    """True for an existing device, pipe or socket (written in place, never replaced: a
+    report to /dev/null must not turn it into a file), False for a regular file, None
+    when there is nothing there."""
+    try:
+        mode = os.stat(target).st_mode
+    except (OSError, ValueError):
+        return None
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def check_creatable(target: str) -> str | None:
+    """Why an output file could not be created (before a run starts), or None."""
+    if target == STDIN or _special(target):
+        return None
+    final = os.path.realpath(target)
+    if os.path.isdir(final):
+        return os.strerror(21)  # EISDIR
+    directory = os.path.dirname(final) or "."
+    if not os.path.isdir(directory):
+        return os.strerror(2)  # ENOENT
+    if not os.access(directory, os.W_OK | os.X_OK):
+        return os.strerror(13)  # EACCES
+    return None
+
+
+def write_atomic(target: str, pieces: Iterable[str]) -> None:
+    """Write UTF-8 text to `target` all or nothing: into a temporary file in its directory,
+    fsynced, then renamed over it. An interrupted or failed write leaves the old file as
+    it was; concurrent writers each rename a complete file. A device or pipe (/dev/null,
+    a FIFO) is written in place. Raises OSError."""
+    if _special(target):
+        with open(target, "w", encoding="utf-8", newline="\n") as handle:
+            for piece in pieces:
+                handle.write(piece)
+        return
+    import tempfile  # noqa: PLC0415 - only when a report is written
+
+    final = os.path.realpath(target)  # through a symlink: replace the file it names
+    directory = os.path.dirname(final) or "."
+    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(final)}.", suffix=".tmp", dir=directory)
+    try:
+        with open(fd, "w", encoding="utf-8", newline="\n") as handle:
+            for piece in pieces:
+                handle.write(piece)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, _new_file_mode(final))
+        os.replace(temp, final)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    _fsync_directory(directory)
+
+
+def _new_file_mode(final: str) -> int:
+    """The mode the replaced file had, or what `open()` would give a new one."""
+    try:
+        return stat.S_IMODE(os.stat(final).st_mode)
+    except OSError:
+        mask = os.umask(0o22)
+        os.umask(mask)
+        return 0o666 & ~mask
+
+
+def _fsync_directory(directory: str) -> None:
+    """Make the rename durable; some filesystems cannot fsync a directory (ignored)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+class Spool:
+    """Text appended in pieces and read back once, kept in a temporary file rather than
+    in memory (a streamed report's elements, which are written after its summary)."""
+
+    def __init__(self) -> None:
+        self._file: Any = None
+        self.empty = True
+
+    def write(self, text: str) -> None:
+        if self._file is None:
+            import tempfile  # noqa: PLC0415 - only when something is spooled
+
+            # Closed by chunks() (or when the run dies and the object goes away).
+            self._file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115
+        self._file.write(text)
+        self.empty = self.empty and not text
+
+    def chunks(self, size: int = 1 << 20) -> Iterator[str]:
+        """What was written, in pieces of about `size` characters; then the file is gone."""
+        if self._file is None:
+            return
+        handle, self._file = self._file, None
         try:
-            return self.path.stat().st_size if self.path is not None else 0
-        except OSError:
-            return 0
-
-
-@dataclass(frozen=True, slots=True)
-class LineRange:
-    """The JSONL lines in bytes [start, end) of a file, the first being line `line`.
-
-    Cut at line starts by the process that walks the inputs and read by whoever
-    processes it (`read_line_range`), so the JSONL bytes need not pass through the parent.
-    """
-
-    source_path: str
-    path: Path
-    start: int
-    end: int
-    line: int
-
-    @property
-    def size(self) -> int:
-        return self.end - self.start
-
-
-def _newlines(data: bytes, few: int = 256) -> int:
-    """`data.count(b"\\n")`: found one by one (memchr) while they are few, as in a trace
-    per line, since counting a single byte scans ~10x slower."""
-    found, at = 0, data.find(b"\n")
-    while at >= 0:
-        found += 1
-        if found > few:
-            return data.count(b"\n")
-        at = data.find(b"\n", at + 1)
-    return found
-
-
-def line_ranges(
-    path: Path,
-    name: str,
-    target: int,
-    joined: Callable[[bytes, bytes], bool],
-) -> Iterator[LineRange | Failure]:
-    """A JSONL file as LineRanges of about `target` bytes, each cut at a line start.
-
-    A cut never falls between two non-blank lines (blank ones between them aside)
-    for which `joined(before, after)` holds. The bulk of a range is read in one
-    block and only its newlines counted; lines are looked at only around a cut.
-    """
-    start = offset = 0
-    line = number = 1  # first line of the range; line number at `offset`
-    last: bytes | None = None  # the last non-blank line before `offset`; None: not known
-    try:
-        with path.open("rb", buffering=READ_BUFFER) as handle:
-            while True:
-                want = start + target - offset
-                if want > 0:
-                    block = handle.read(want)
-                    if not block:
-                        break
-                    rest = b"" if block.endswith(b"\n") else handle.readline()
-                    offset += len(block) + len(rest)
-                    number += _newlines(block) + rest.count(b"\n")
-                    if rest:
-                        tail = block[block.rfind(b"\n") + 1 :] + rest
-                    else:
-                        tail = block[block.rfind(b"\n", 0, len(block) - 1) + 1 :]
-                    last = None if tail.isspace() else tail
-                cut = False
-                for raw in handle:
-                    if not raw.isspace():  # what `raw.strip()` tests, without a copy
-                        cut = last is not None and not joined(last, raw)
-                        if cut:
-                            yield LineRange(name, path, start, offset, line)
-                            start, line = offset, number
-                        last = raw
-                    offset += len(raw)
-                    number += 1
-                    if cut:
-                        break
-                if not cut:
-                    break
-    except OSError as exc:
-        if offset > start:
-            yield LineRange(name, path, start, offset, line)
-        yield Failure(name, f"cannot read: {exc.strerror or exc}")
-        return
-    if offset > start:
-        yield LineRange(name, path, start, offset, line)
-
-
-def read_line_range(unit: LineRange) -> Iterator[RawUnit | Failure]:
-    """The non-blank lines of a LineRange as RawUnits, numbered as in the whole file."""
-    name = unit.source_path
-    try:
-        with unit.path.open("rb", buffering=READ_BUFFER) as handle:
-            handle.seek(unit.start)
-            offset, number = unit.start, unit.line
-            for raw in handle:
-                if not raw.isspace():
-                    yield RawUnit(name, raw, line=number)
-                offset += len(raw)
-                number += 1
-                if offset >= unit.end:
-                    break
-    except OSError as exc:
-        yield Failure(name, f"cannot read: {exc.strerror or exc}")
-
-
-def _stdin_units(stdin: Any, name: str) -> Iterator[RawUnit]:
-    """Standard input, JSONL streamed line by line; anything else read whole.
-
-    Reads only until it can tell the two apart; the decision and the line numbers
-    are those `_looks_like_jsonl` and `bytes.splitlines` give on the whole input.
-    """
-    if stdin is None:
-        yield RawUnit(name, b"")
-        return
-    head: list[bytes] = []
-    non_blank = 0
-    for chunk in iter(stdin.readline, b""):
-        head.append(chunk)
-        non_blank += sum(1 for line in chunk.splitlines() if line.strip())
-        if non_blank >= 2:
-            break
-    prefix = b"".join(head)
-    if non_blank < 2 or not _looks_like_jsonl(prefix):
-        yield RawUnit(name, prefix + stdin.read())
-        return
-    number = 0
-    for chunk in itertools.chain(head, iter(stdin.readline, b"")):
-        for raw in chunk.splitlines(keepends=True):
-            number += 1
-            if raw.strip():
-                yield RawUnit(name, raw, line=number)
-
-
-def _jsonl_units(path: Path, name: str) -> Iterator[RawUnit | Failure]:
-    try:
-        with path.open("rb", buffering=READ_BUFFER) as handle:
-            for number, raw in enumerate(handle, start=1):
-                if raw.strip():
-                    yield RawUnit(name, raw, line=number)
-    except OSError as exc:
-        yield Failure(name, f"cannot read: {exc.strerror or exc}")
-
-
-def _with_next_name(
-    entries: Iterator[tuple[str, Path | None, str | None]],
-) -> Iterator[tuple[tuple[str, Path | None, str | None], str | None]]:
-    """Each entry with the display name of the one after it (None for the last)."""
-    current = next(entries, None)
-    while current is not None:
-        following = next(entries, None)
-        yield current, None if following is None else following[0]
-        current = following
-
-
-def iter_units(
-    paths: Iterable[str],
-    stdin: Any = None,
-    range_bytes: int = 0,
-    joined: Callable[[bytes, bytes], bool] | None = None,
-) -> Iterator[RawUnit | LineRange | Failure]:
-    """Every input unit (JSONL line or whole document) of the given inputs, in order.
-
-    Reading is incremental: a JSONL file or JSONL on standard input is never
-    held whole. Failures stand in for paths that cannot be read. With `range_bytes`
-    (and `joined`, see `line_ranges`), a JSONL file comes as LineRanges instead of lines.
-    """
-    previous = None
-    entries = _with_next_name(expand_paths(paths))
-    for (name, path, problem), following in entries:
-        # Lines of one name next to each other may be grouped across the two files
-        # (stream.group_export_lines): such files are read line by line.
-        alone = name not in (previous, following)
-        previous = name
-        if problem is not None:
-            yield Failure(name, problem)
-        elif path is None:
-            yield from _stdin_units(stdin, name)
-        elif path.suffix in JSONL_SUFFIXES and range_bytes > 0 and joined is not None and alone:
-            yield from line_ranges(path, name, range_bytes, joined)
-        elif path.suffix in JSONL_SUFFIXES:
-            yield from _jsonl_units(path, name)
-        else:
-            yield RawUnit(name, None, path=path)
-
-
-def decode_unit(unit: RawUnit, keep_text: bool = False) -> list[Document | Failure]:
-    """Decode one unit into its documents; a Failure (with the JSONL line, if any) for each
-    part that is not valid JSON."""
-    name = unit.source_path
-    if unit.lines:
-        return [_decode_line(name, number, raw, keep_text) for number, raw in unit.lines]
-    data = unit.data
-    if data is None:
-        assert unit.path is not None
-        try:
-            data = unit.path.read_bytes()
-        except OSError as exc:
-            return [Failure(name, f"cannot read: {exc.strerror or exc}")]
-    if unit.line is not None:
-        return [_decode_line(name, unit.line, data, keep_text)]
-    try:
-        return [read_document(data, name, keep_text)]
-    except InputError as exc:
-        # The OpenTelemetry Collector's file exporter writes one JSON object per line
-        # into a `.json` file: read such a file as JSON Lines.
-        if unit.path is not None and _looks_like_jsonl(data):
-            return list(iter_jsonl(data.splitlines(keepends=True), name, keep_text))
-        return [Failure(name, str(exc))]
-
-
-def _decode_line(name: str, number: int, data: bytes, keep_text: bool) -> Document | Failure:
-    try:
-        text = decode_bytes(data) if keep_text else None
-        return Document(name, decode_json_bytes(data), line=number, start_line=number, text=text)
-    except InputError as exc:
-        return Failure(name, str(exc), line=number)
-
-
-def iter_documents(
-    paths: Iterable[str], stdin: Any = None, keep_text: bool = False
-) -> Iterator[Document | Failure]:
-    """Every JSON document of the given inputs, in order; failures in place of bad ones."""
-    for unit in iter_units(paths, stdin):
-        parts = read_line_range(unit) if isinstance(unit, LineRange) else (unit,)
-        for part in parts:
-            if isinstance(part, Failure):
-                yield part
-            else:
-                yield from decode_unit(part, keep_text)
+            handle.seek(0)
+            while piece := handle.read(size):
+                yield piece
+        finally:
+            handle.close()

@@ -79,6 +79,11 @@ class FullMatcher:
     def __repr__(self) -> str:
         return f"FullMatcher({self.pattern!r})"
 
+    def __reduce__(self) -> tuple[type[FullMatcher], tuple[str]]:
+        # Compiled RE2 objects cannot be pickled: a process-pool or Dask worker compiles
+        # the pattern again from its text.
+        return (FullMatcher, (self.pattern,))
+
 
 class Searcher:
     """Search for one pattern anywhere in a text (`not_pattern`, `untrusted_if` markers)."""
@@ -109,6 +114,10 @@ class Searcher:
 
     def __repr__(self) -> str:
         return f"Searcher({self.pattern!r}, case_sensitive={self.case_sensitive})"
+
+    def __reduce__(self) -> tuple[type[Searcher], tuple[str, bool]]:
+        # As FullMatcher: workers compile the pattern again from its text.
+        return (Searcher, (self.pattern, self.case_sensitive))
 
 
 def glob_to_regex(glob: str) -> str:
@@ -208,6 +217,10 @@ class GlobSet:
     def __repr__(self) -> str:
         return f"GlobSet({list(self.globs)!r}, case_sensitive={self.case_sensitive})"
 
+    def __reduce__(self) -> tuple[type[GlobSet], tuple[tuple[str, ...], bool]]:
+        # As FullMatcher: workers compile the globs again from their text.
+        return (GlobSet, (self.globs, self.case_sensitive))
+
 
 # Patterns whose meaning depends on where the whole text starts or ends, beyond what
 # multi-line ^ and $ express (\A, \z, or a flag group that could turn (?m) off).
@@ -230,15 +243,18 @@ class PatternSet:
     holding a run of consecutive patterns: a few passes instead of one, same answers.
     """
 
-    __slots__ = ("_joined", "_line_anchored", "_sets", "patterns")
+    __slots__ = ("_joined", "_line_anchored", "_probes", "_sets", "patterns")
 
-    def __init__(self, patterns: Sequence[str]) -> None:
+    def __init__(self, patterns: Sequence[str], probes: Sequence[str] = ()) -> None:
+        """`probes`: case-insensitive RE2 searched in the same scan as the patterns by
+        `screen` (as they are, without (?m)), never by the other methods."""
         self.patterns = tuple(patterns)
         for pattern in self.patterns:
             check_pattern(pattern, case_sensitive=False)
         self._sets: list[tuple[int, Any]] = []
         self._joined: list[tuple[int, Any]] | None = None
         self._line_anchored = False
+        self._probes = tuple(probes)
         if self.patterns:
             translated = [_translate(p) for p in self.patterns]
             # Any ^ or $, even escaped or in a class: only ever errs towards a newline.
@@ -246,7 +262,8 @@ class PatternSet:
             self._sets = _compile_sets(translated)
             if not any(_TEXT_ANCHORED.search(p) for p in translated):
                 try:
-                    self._joined = _compile_sets([f"(?m:{p})" for p in translated])
+                    joined = [f"(?m:{p})" for p in translated] + list(self._probes)
+                    self._joined = _compile_sets(joined)
                 except Exception:  # re2.error; then every text is checked on its own
                     self._joined = None
 
@@ -254,13 +271,21 @@ class PatternSet:
         return bool(self.patterns)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, PatternSet) and other.patterns == self.patterns
+        return (
+            isinstance(other, PatternSet)
+            and other.patterns == self.patterns
+            and other._probes == self._probes
+        )
 
     def __hash__(self) -> int:
-        return hash(self.patterns)
+        return hash((self.patterns, self._probes))
 
     def __repr__(self) -> str:
         return f"PatternSet({list(self.patterns)!r})"
+
+    def __reduce__(self) -> tuple[type[PatternSet], tuple[tuple[str, ...], tuple[str, ...]]]:
+        # As FullMatcher: workers compile the set again from the pattern texts.
+        return (PatternSet, (self.patterns, self._probes))
 
     def matches(self, text: str) -> list[int]:
         """Indices of the patterns that match somewhere in `text`, ascending."""
@@ -305,9 +330,22 @@ class PatternSet:
         """
         if self._joined is None:
             return bool(self._sets)
-        if delimiter != _NEWLINE and self._line_anchored:
+        return self.screen(text, delimiter)[0]
+
+    def screen(self, text: bytes, delimiter: bytes = b"\n") -> tuple[bool, frozenset[int] | None]:
+        """`may_match_delimited`, and the indices of the probes found in `text` in the same
+        scan (None when the text had to be changed first, or nothing was scanned)."""
+        if self._joined is None:
+            return bool(self._sets), None
+        probed = not (delimiter != _NEWLINE and self._line_anchored)
+        if not probed:
             text = text.replace(delimiter, _NEWLINE)
-        return any(regex_set.Match(text) for _, regex_set in self._joined)
+        found = [
+            offset + i for offset, regex_set in self._joined for i in regex_set.Match(text) or ()
+        ]
+        count = len(self.patterns)
+        may = any(index < count for index in found)
+        return may, frozenset(i - count for i in found if i >= count) if probed else None
 
 
 def _compile_set(patterns: Sequence[str]) -> Any:

@@ -53,7 +53,7 @@ def trace_of(value: TraceInput, format: str = adapters.AUTO) -> Trace:
 
 def _load(value: TraceInput, format: str) -> LoadedTrace:
     if isinstance(value, Trace):
-        return LoadedTrace(value)
+        return LoadedTrace(value, "<trace>")
     if isinstance(value, str | os.PathLike):
         path = os.fspath(value)
         loaded: list[LoadedTrace] = []
@@ -63,7 +63,7 @@ def _load(value: TraceInput, format: str) -> LoadedTrace:
             loaded.append(item)
         return _one(loaded, path)
     traces = [parse_trace(t) for t in adapters.to_canonical(value, format, "trace")]
-    return _one([LoadedTrace(t) for t in traces], "the input")
+    return _one([LoadedTrace(t, "<input>") for t in traces], "the input")
 
 
 def _one(loaded: list[LoadedTrace], where: str) -> LoadedTrace:

@@ -272,10 +272,14 @@ def test_no_color_unless_terminal(baseline: str) -> None:
     assert "\033[" not in out
 
 
-def test_empty_candidate_warns_and_lists_removed_traces(tmp_path: Path, baseline: str) -> None:
+def test_empty_candidate_fails_unless_allowed(tmp_path: Path, baseline: str) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n")
-    code, out, err = cli("compare", "--baseline", baseline, "--policy", POLICY, str(empty))
+    args = ["compare", "--baseline", baseline, "--policy", POLICY, str(empty)]
+    code, out, err = cli(*args)
+    assert code == 1 and "9 removed" in out
+    assert err.startswith("error: no traces found in the given paths")
+    code, out, err = cli(*args, "--allow-empty")
     assert code == 0 and "9 removed" in out
     assert err.startswith("warning: no traces found")
 
@@ -294,6 +298,7 @@ def test_python_api(baseline: str) -> None:
     [
         (["--fail-under", "50"], "--fail-under has no effect with --candidate"),
         (["--format", "auto"], "--format has no effect with --candidate"),
+        (["--jobs", "2"], "--jobs has no effect with --candidate"),
         (["--fail-on", "never", "--max-score-drop", "3"], "--max-score-drop has no effect"),
     ],
 )

@@ -147,18 +147,11 @@ def test_check_policy_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     bad.write_text("[]", encoding="utf-8")
     code, out, err = _check_policy("--quiet", "samples/policy.json", str(bad))
     assert code == 1 and out == "" and err.startswith("error: invalid policy ")
-    # With the strict loader, a policy carries its warnings; --strict makes them fail.
-    from agent_reliability_harness.cli import check_policy_cmd  # noqa: PLC0415
-
-    real = check_policy_cmd.load_policy
-
-    class Warned:
-        def __init__(self, path: str) -> None:
-            self.policy_id = real(path).policy_id
-            self.warnings = ("sequence.forbiden_tools: unknown key",)
-
-    monkeypatch.setattr(check_policy_cmd, "load_policy", Warned)
-    code, out, err = _check_policy("samples/policy.json")
-    assert code == 0 and "warning: policy samples/policy.json: sequence.forbiden_tools" in err
-    code, out, err = _check_policy("--strict", "samples/policy.json")
+    # A typo is a warning (with a did-you-mean); --strict makes it fail.
+    typo = tmp_path / "typo.json"
+    typo.write_text('{"policy_id": "p", "sequence": {"forbiden_tools": ["x"]}}', encoding="utf-8")
+    code, out, err = _check_policy(str(typo))
+    assert code == 0 and "sequence.forbiden_tools: unknown key" in err
+    assert "did you mean 'forbidden_tools'" in err
+    code, out, err = _check_policy("--strict", str(typo))
     assert code == 1 and "1 warning(s), and --strict is given" in err

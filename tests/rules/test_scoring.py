@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from agent_reliability_harness import validate_trace
-from agent_reliability_harness.scoring import WEIGHTS, trace_score
+from agent_reliability_harness.models.common import Category, Severity
+from agent_reliability_harness.rules.base import Counts, Hit, Rule, RuleResult
+from agent_reliability_harness.scoring import WEIGHTS, category_scores, trace_score
 from helpers import make_trace, response, tool_call
 
 
@@ -67,3 +69,33 @@ def test_warnings_never_fail_alone() -> None:
 def test_fail_under_range_is_checked() -> None:
     with pytest.raises(ValueError):
         validate_trace(make_trace(), {"policy_id": "p"}, fail_under=101)
+
+
+def _declared(rule_id: str, counts: Counts) -> Rule:
+    category = {"SAF": Category.SAFETY, "SCH": Category.SCHEMA, "BUD": Category.BUDGET}
+    return Rule(rule_id, category[rule_id[4:7]], Severity.ERROR, "t", "r", lambda _: True, counts)
+
+
+def test_scores_follow_only_results_and_declared_counts() -> None:
+    """A second safety rule adds its own checks: the category's ratio covers both."""
+    results = [
+        (_declared("ARH-SAF-001", Counts.RATIO), Severity.ERROR, RuleResult(checks=8, failed=2)),
+        (_declared("ARH-SAF-002", Counts.RATIO), Severity.ERROR, RuleResult(checks=2, failed=0)),
+        (_declared("ARH-SCH-013", Counts.NONE), Severity.WARNING, RuleResult(checks=9, failed=9)),
+        (_declared("ARH-BUD-001", Counts.RATIO_WHEN_SET), Severity.ERROR, RuleResult()),
+    ]
+    assert category_scores(results) == {Category.BUDGET: 100.0, Category.SAFETY: 80.0}
+
+
+def test_per_call_rules_share_one_check_per_call() -> None:
+    hit = Hit(3, "m")
+    results = [
+        (_declared("ARH-SCH-001", Counts.PER_CALL), Severity.ERROR, RuleResult(4, hits=[hit])),
+        (_declared("ARH-SCH-002", Counts.PER_CALL), Severity.ERROR, RuleResult(5, hits=[hit])),
+        (
+            _declared("ARH-SCH-005", Counts.PER_CALL),
+            Severity.WARNING,
+            RuleResult(4, hits=[Hit(1, "w")]),
+        ),
+    ]
+    assert category_scores(results) == {Category.SCHEMA: 80.0}  # 5 calls, one failing

@@ -6,6 +6,7 @@ match wins, so more specific formats come first (see docs/adapters.md).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -158,6 +159,20 @@ def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:
     return traces if adapter is canonical.ADAPTER else _select.checked(adapter, traces)
 
 
+def convert_session(
+    adapter: Adapter,
+    lines: Iterable[tuple[int, Any]],
+    name_hint: str = "trace",
+    identity: Identity | None = None,
+) -> list[Any]:
+    """Canonical trace objects of a session file (an adapter with `convert_lines`), from
+    its (line number, decoded value) pairs in order, with the user's labels applied."""
+    if adapter.convert_lines is None:
+        raise AdapterError(f"format '{adapter.name}' does not read session files")
+    traces = checked(adapter, adapter.convert_lines(lines, name_hint))
+    return _relabel(traces, identity) if identity else traces
+
+
 def _relabel(traces: list[Any], identity: Identity) -> list[Any]:
     """Apply user labels; several traces from one file get `<trace-id>-<n>` to stay unique."""
     relabelled: list[Any] = []
@@ -243,6 +258,7 @@ __all__ = [
     "Identity",
     "checked",
     "claimants",
+    "convert_session",
     "detect",
     "envelope_of",
     "export_kind",

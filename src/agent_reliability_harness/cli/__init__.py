@@ -1,7 +1,8 @@
 """The `arh` command line: argument parsing, I/O and exit codes, nothing else.
 
 Each subcommand lives in its own module with `add_parser(subparsers)` and
-`run(args, io) -> int`; this module only dispatches.
+`run(args, io) -> int`; this module only dispatches, importing just the module of
+the command being run (the others get a one-line stub in the parser).
 """
 
 from __future__ import annotations
@@ -9,26 +10,40 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
+from types import FrameType
 
 from ..version import __version__
-from .common import EXIT_INPUT, EXIT_USAGE, Streams
-
-# Subcommand modules, imported when a parser is built (`arh --version` needs none of them).
-COMMANDS = ("validate_cmd", "compare_cmd", "convert_cmd", "rules_cmd", "check_policy_cmd")
+from .common import COMMANDS, EXIT_INPUT, EXIT_USAGE, Streams
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; every subcommand in full when `command` is None, else only that one."""
     parser = argparse.ArgumentParser(
         prog="arh",
         description="Agent Reliability Harness: check what tool-using AI agents actually did.",
     )
     parser.add_argument("--version", action="version", version=f"arh {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
-        importlib.import_module(f"{__name__}.{name}").add_parser(subparsers)
+    for name, (module, help_text) in COMMANDS.items():
+        if command is None or name == command:
+            importlib.import_module(f"{__name__}.{module}").add_parser(subparsers)
+        else:
+            subparsers.add_parser(name, help=help_text)
     return parser
+
+
+def _command(arguments: list[str]) -> str | None:
+    """The subcommand named on the command line (the first word that is not an option)."""
+    first = next((a for a in arguments if not a.startswith("-")), None)
+    return first if first in COMMANDS else None
+
+
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    # SIGTERM unwinds like Ctrl-C, so report files being written are cleaned up.
+    raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None, streams: Streams | None = None) -> int:
@@ -38,14 +53,25 @@ def main(argv: Sequence[str] | None = None, streams: Streams | None = None) -> i
     if arguments == ["--version"]:
         print(f"arh {__version__}", file=io.out)
         return 0
-    parser = build_parser()
+    command = _command(arguments)
+    parser = build_parser(command)
     try:
         args = parser.parse_args(arguments)
     except SystemExit as exc:  # argparse: --help/--version (0) or misuse (2)
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_USAGE
-    if args.command is None:
+    if args.command is None or not hasattr(args, "handler"):
         parser.print_usage(io.err)
         return EXIT_USAGE
+    return _dispatch(args, io)
+
+
+def _dispatch(args: argparse.Namespace, io: Streams) -> int:
+    previous = None
+    if streams_are_system(io):
+        try:
+            previous = signal.signal(signal.SIGTERM, _terminated)
+        except ValueError:  # not the main thread
+            previous = None
     try:
         return int(args.handler(args, io))
     except KeyboardInterrupt:
@@ -59,6 +85,14 @@ def main(argv: Sequence[str] | None = None, streams: Streams | None = None) -> i
             f"internal error ({type(exc).__name__}: {exc}); rerun with ARH_DEBUG=1 and report it"
         )
         return EXIT_INPUT
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def streams_are_system(io: Streams) -> bool:
+    """Whether this is the real process (not a test calling main in-process)."""
+    return io.out is sys.stdout and io.err is sys.stderr
 
 
 if __name__ == "__main__":  # pragma: no cover

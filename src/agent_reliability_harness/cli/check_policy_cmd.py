@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ..api import load_policy
 from ..errors import PolicyError
 from ..io import display_path
+from ..models.policy import load_policy
 from .common import EXIT_INPUT, EXIT_OK, Streams
 
 
@@ -35,16 +35,14 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     for path in args.policies:
         name = display_path(path)
         try:
-            policy = load_policy(path)
+            loaded = load_policy(path)
         except PolicyError as exc:
             io.error(str(exc))
             failed = True
             continue
-        # Policy warnings come with the strict loader (issue 14); until it lands a
-        # policy that loads has none.
-        warnings = tuple(getattr(policy, "warnings", ()))
+        policy, warnings = loaded.policy, loaded.warnings
         for warning in warnings:
-            io.warn(f"policy {name}: {warning}")
+            io.warn(f"{name}: {warning}")
         if warnings and args.strict:
             io.error(f"policy {name}: {len(warnings)} warning(s), and --strict is given")
             failed = True

@@ -1,4 +1,4 @@
-"""What every subcommand shares: exit codes, streams and output-file writing."""
+"""What every subcommand shares: exit codes, streams and the shared arguments."""
 
 from __future__ import annotations
 
@@ -11,6 +11,16 @@ from typing import TYPE_CHECKING, BinaryIO, TextIO
 EXIT_OK = 0
 EXIT_INPUT = 1  # a trace failed, the gate failed, or an input was invalid
 EXIT_USAGE = 2
+
+# Subcommand -> (module, one-line help). Only the module of the command being run is
+# imported (`arh validate` imports none of compare's code).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "validate": ("validate_cmd", "check traces against a policy"),
+    "compare": ("compare_cmd", "gate a candidate run against a baseline report"),
+    "convert": ("convert_cmd", "print transcripts as canonical traces"),
+    "rules": ("rules_cmd", "list every rule"),
+    "check-policy": ("check_policy_cmd", "check policy files (with --strict, warnings fail)"),
+}
 
 
 @dataclass
@@ -34,20 +44,6 @@ class Streams:
         return bool(isatty and isatty()) and "NO_COLOR" not in os.environ
 
 
-def write_text(path: str, text: str, io: Streams) -> bool:
-    """Write an output file (`-` = stdout); reports a failure on stderr and returns False."""
-    if path == "-":
-        io.out.write(text)
-        return True
-    try:
-        with open(path, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-    except OSError as exc:
-        io.error(f"{path}: cannot write: {exc.strerror or exc}")
-        return False
-    return True
-
-
 def score_arg(value: str) -> float:
     """argparse type for a score threshold in 0..100."""
     try:
@@ -59,6 +55,17 @@ def score_arg(value: str) -> float:
     return number
 
 
+def jobs_arg(value: str) -> int:
+    """argparse type for --jobs: a positive integer."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
+    return number
+
+
 def add_identity_args(parser: argparse.ArgumentParser) -> None:
     """`--trace-id`, `--agent-name`, `--workflow`: labels for converted transcripts."""
     group = parser.add_argument_group("trace labels (override what the input records)")
@@ -67,6 +74,42 @@ def add_identity_args(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--agent-name", metavar="NAME", help="agent name")
     group.add_argument("--workflow", metavar="NAME", help="workflow label")
+
+
+def add_run_args(parser: argparse.ArgumentParser, what: str = "PATH...") -> None:
+    """How traces are run: `--jobs`, `--dask`, `--allow-empty`."""
+    parser.add_argument(
+        "--jobs",
+        type=jobs_arg,
+        default=None,
+        metavar="N",
+        help="worker processes (default: the number of CPUs); output does not depend on it",
+    )
+    parser.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="run on the Dask cluster whose scheduler is at ADDRESS (tcp://host:port); "
+        "needs the dask extra; output does not depend on it",
+    )
+    parser.add_argument(
+        "--allow-empty",
+        action="store_true",
+        help=f"accept a run whose {what} hold no trace at all (by default it fails)",
+    )
+
+
+def run_args_problem(args: argparse.Namespace) -> str | None:
+    """Misuse of the run arguments, or None."""
+    if args.jobs is not None and args.dask is not None:
+        return "give --jobs or --dask, not both"
+    return None
+
+
+def policy_help() -> str:
+    return (
+        "policy file, or a directory of policies (*.json, *.yaml, *.yml, sorted); give it "
+        "several times: each trace is judged by the first policy that applies to it"
+    )
 
 
 if TYPE_CHECKING:

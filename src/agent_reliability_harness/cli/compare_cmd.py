@@ -1,32 +1,39 @@
 """`arh compare`: a baseline report against a candidate (a report, or traces run on the spot).
 
-Exit 0 when the gate passes; 1 when it fails or an input is invalid; 2 on misuse.
+Exit 0 when the gate passes; 1 when it fails or an input is invalid; 2 on misuse. argv
+-> options and outputs; the comparison and its gate are `pipeline.regression`.
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from ..adapters import AUTO, FORMAT_CHOICES
-from ..api import collect, evaluate_stream, iter_traces, load_policy
-from ..compare import GateMode, GateOptions, compare
-from ..engine import Evaluator
-from ..errors import PolicyError, ReportError
-from ..io import STDIN, display_path
-from ..models.baseline import read_report
-from ..models.report import RunReport
-from ..render import RenderOptions, file_renderers, get_renderer
+from ..render import file_renderers
 from ..scoring import DEFAULT_FAIL_UNDER
 from ..version import __version__
-from .common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, Streams, score_arg, write_text
+from .common import (
+    COMMANDS,
+    EXIT_INPUT,
+    EXIT_OK,
+    EXIT_USAGE,
+    Streams,
+    add_run_args,
+    policy_help,
+    run_args_problem,
+    score_arg,
+)
+
+# The gate modes (compare.model.GateMode), spelled here so that building this parser
+# does not import the compare engine.
+GATE_MODES = ("regressions", "failures", "never")
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "compare",
-        help="gate a candidate run against a baseline report",
+        help=COMMANDS["compare"][1],
         description="Compare a baseline report (from `arh validate --json-out`) with a "
         "candidate: another report (--candidate) or traces validated now (--policy "
         "POLICY PATH...). Fails only on regressions by default.",
@@ -36,7 +43,10 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--candidate", metavar="REPORT", help="candidate report (- for stdin)")
     parser.add_argument(
-        "--policy", metavar="POLICY", help="validate PATH... with this policy as the candidate"
+        "--policy",
+        action="append",
+        metavar="POLICY",
+        help="validate PATH... as the candidate: " + policy_help(),
     )
     parser.add_argument(
         "--format",
@@ -53,8 +63,8 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--fail-on",
-        choices=[m.value for m in GateMode],
-        default=GateMode.REGRESSIONS.value,
+        choices=GATE_MODES,
+        default=GATE_MODES[0],
         help="regressions (default): new errors, pass->fail, added failing traces, "
         "score drops; failures: any failing candidate trace; never: report only",
     )
@@ -65,6 +75,13 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="with --fail-on regressions, also fail when a trace's score falls by more than N",
     )
+    _add_outputs(parser)
+    add_run_args(parser, "PATH... (with --policy)")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="trace inputs (with --policy)")
+    parser.set_defaults(handler=run)
+
+
+def _add_outputs(parser: argparse.ArgumentParser) -> None:
     for renderer in file_renderers("compare"):
         parser.add_argument(
             f"--{renderer.name}-out",
@@ -78,8 +95,6 @@ def add_parser(subparsers: Any) -> None:
         help="save the candidate as a JSON report (the next baseline)",
     )
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="trace inputs (with --policy)")
-    parser.set_defaults(handler=run)
 
 
 def _misuse(args: argparse.Namespace) -> str | None:
@@ -89,72 +104,37 @@ def _misuse(args: argparse.Namespace) -> str | None:
         return "trace PATHs are validated only with --policy, not with --candidate"
     if args.policy is not None and not args.paths:
         return "--policy needs at least one trace PATH"
-    stdin_users = [args.baseline, args.candidate, *args.paths].count(STDIN)
+    stdin_users = [args.baseline, args.candidate, *args.paths].count("-")
     if stdin_users > 1:
         return "standard input (-) can be read only once"
-    return None
+    return run_args_problem(args)
 
 
 def _ignored(args: argparse.Namespace) -> list[str]:
     """Options that have no effect in this combination: warned about, not refused."""
     notes = []
     if args.candidate is not None:
-        for flag, value in (("--format", args.format), ("--fail-under", args.fail_under)):
+        given = (
+            ("--format", args.format),
+            ("--fail-under", args.fail_under),
+            ("--jobs", args.jobs),
+            ("--dask", args.dask),
+            ("--allow-empty", args.allow_empty or None),
+        )
+        for flag, value in given:
             if value is not None:
                 notes.append(f"{flag} has no effect with --candidate (it applies to trace PATHs)")
-    if args.max_score_drop is not None and args.fail_on != GateMode.REGRESSIONS.value:
+    if args.max_score_drop is not None and args.fail_on != GATE_MODES[0]:
         notes.append(f"--max-score-drop has no effect with --fail-on {args.fail_on}")
     return notes
 
 
-def _read(path: str, io: Streams) -> tuple[RunReport, bytes]:
-    name = display_path(path)
-    try:
-        if path == STDIN:
-            data = io.stdin.read() if io.stdin is not None else b""
-        else:
-            data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ReportError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    return read_report(data, name), data
-
-
-def _run_candidate(args: argparse.Namespace, io: Streams) -> RunReport:
-    """Validate PATH... now; unreadable inputs are reported on stderr."""
-    policy = load_policy(args.policy)
-    fail_under = DEFAULT_FAIL_UNDER if args.fail_under is None else args.fail_under
-    stream = evaluate_stream(
-        iter_traces(args.paths, args.format or AUTO, io.stdin), Evaluator(policy, fail_under)
-    )
-    run = collect(policy, stream)
-    for failure in run.input_errors:
-        io.error(f"{failure.location()}: {failure.message}")
-    if not run.reports and not run.input_errors:
-        io.warn("no traces found in the given paths: every baseline trace counts as removed")
-    seen: dict[str, str | None] = {}
-    for report in run.reports:
-        if report.trace_id in seen:
-            first = seen[report.trace_id] or "an earlier input"
-            raise ReportError(
-                f"{report.source_path or '<input>'}: duplicate trace_id {report.trace_id!r} "
-                f"(also in {first})"
-            )
-        seen[report.trace_id] = report.source_path
-    return run
-
-
-def _load(args: argparse.Namespace, io: Streams) -> tuple[RunReport, RunReport, str | None] | None:
-    """Both reports, and a candidate report's text; None (after an error line) if invalid."""
-    try:
-        baseline, _ = _read(args.baseline, io)
-        if args.candidate is not None:
-            candidate, data = _read(args.candidate, io)
-            # The candidate is already a report: it is saved as given (minus a BOM).
-            return baseline, candidate, data.decode("utf-8-sig")
-        return baseline, _run_candidate(args, io), None
-    except (ReportError, PolicyError) as exc:
-        io.error(str(exc))
-        return None
+def _outputs(args: argparse.Namespace) -> list[tuple[Any, str]]:
+    return [
+        (r, getattr(args, f"out_{r.name}"))
+        for r in file_renderers("compare")
+        if getattr(args, f"out_{r.name}")
+    ]
 
 
 def run(args: argparse.Namespace, io: Streams) -> int:
@@ -164,26 +144,47 @@ def run(args: argparse.Namespace, io: Streams) -> int:
         return EXIT_USAGE
     for note in _ignored(args):
         io.warn(note)
-    loaded = _load(args, io)
+    from ..compare import GateMode, GateOptions  # noqa: PLC0415 - not at parser build time
+    from ..io import check_creatable  # noqa: PLC0415
+    from ..pipeline import regression  # noqa: PLC0415
+
+    files = _outputs(args)
+    targets = [t for _, t in files] + [args.candidate_json_out or "-"]
+    for target in targets:  # fail before the run, not after it
+        why = check_creatable(target)
+        if why is not None:
+            io.error(f"{target}: cannot write: {why}")
+            return EXIT_INPUT
+    loaded = _load(args, io, regression)
     if loaded is None:
         return EXIT_INPUT
-    baseline, candidate, candidate_text = loaded
-    options = GateOptions(GateMode(args.fail_on), args.max_score_drop)
-    comparison = compare(baseline, candidate, options)
-    if not args.quiet:
-        render_options = RenderOptions(tool_version=__version__, color=io.color())
-        io.out.write(get_renderer("compare", "console").render(comparison, render_options))
-    written = True
-    for renderer in file_renderers("compare"):
-        target = getattr(args, f"out_{renderer.name}")
-        if target:
-            text = renderer.render(comparison, RenderOptions(__version__))
-            written &= write_text(target, text, io)
-    if args.candidate_json_out:
-        if candidate_text is None:  # validated now: exactly what `arh validate --json-out` writes
-            candidate_text = get_renderer("run", "json").render(
-                candidate, RenderOptions(__version__)
-            )
-        written &= write_text(args.candidate_json_out, candidate_text, io)
-    ok = comparison.gate.passed and not candidate.input_errors and written
-    return EXIT_OK if ok else EXIT_INPUT
+    baseline, candidate = loaded
+    outputs = regression.CompareOutputs(
+        io.out, args.quiet, io.color(), files, args.candidate_json_out, __version__
+    )
+    gate = GateOptions(GateMode(args.fail_on), args.max_score_drop)
+    _, passed = regression.gate(baseline, candidate, gate, outputs, io)
+    return EXIT_OK if passed else EXIT_INPUT
+
+
+def _load(args: argparse.Namespace, io: Streams, regression: Any) -> tuple[Any, Any] | None:
+    """Both sides, or None (after an error line) if an input is invalid."""
+    from ..api import load_policies  # noqa: PLC0415
+    from ..errors import ArhError  # noqa: PLC0415
+    from ..pipeline import RunOptions, make_executor  # noqa: PLC0415
+
+    try:
+        baseline, _ = regression.read_run_report(args.baseline, io.stdin)
+        if args.candidate is not None:
+            return baseline, regression.given_candidate(args.candidate, io.stdin)
+        policies = load_policies(args.policy)
+        fail_under = DEFAULT_FAIL_UNDER if args.fail_under is None else args.fail_under
+        options = RunOptions(fail_under, args.format or AUTO, None, args.allow_empty)
+        executor = make_executor(args.jobs, args.dask)
+        candidate = regression.validate_candidate(
+            args.paths, policies, options, io, executor=executor, stdin=io.stdin
+        )
+    except ArhError as exc:
+        io.error(str(exc))
+        return None
+    return baseline, candidate

@@ -6,18 +6,14 @@ import argparse
 import json
 from typing import Any
 
-from ..adapters import ADAPTERS, AUTO, FORMAT_CHOICES, to_canonical
-from ..api import coalesce_exports, name_hint
-from ..errors import InputError
-from ..io import Failure, iter_documents
-from ..models.trace import parse_trace
-from .common import EXIT_INPUT, EXIT_OK, Streams, add_identity_args, identity_from
+from ..adapters import ADAPTERS, AUTO, FORMAT_CHOICES
+from .common import COMMANDS, EXIT_INPUT, EXIT_OK, Streams, add_identity_args, identity_from
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "convert",
-        help="print transcripts as canonical traces",
+        help=COMMANDS["convert"][1],
         description="Convert recorded transcripts (or traces) to canonical ARH trace JSON.\n"
         "Each FILE prints one JSON document: the trace object, or an array when the\n"
         "file holds several traces. FILE may be - for standard input.",
@@ -39,31 +35,16 @@ def dumps(value: Any) -> str:
 
 
 def run(args: argparse.Namespace, io: Streams) -> int:
-    identity = identity_from(args)
+    from ..pipeline.convert import convert  # noqa: PLC0415
+
     by_file: dict[str, list[Any]] = {}
     failed = False
-    for document in coalesce_exports(iter_documents(args.paths, stdin=io.stdin)):
-        where = document.source_path
-        if document.line is not None:
-            where = f"{where}:{document.line}"
-        if isinstance(document, Failure):
-            io.error(f"{where}: {document.message}")
+    for source, traces, problem in convert(args.paths, args.format, identity_from(args), io.stdin):
+        if problem is not None:
+            io.error(f"{source}: {problem}")
             failed = True
-            continue
-        try:
-            hint = name_hint(document.source_path, document.line)
-            traces = to_canonical(document.value, args.format, hint, identity)
-            for index, trace in enumerate(traces):
-                try:
-                    parse_trace(trace)
-                except InputError as exc:
-                    suffix = f"[{index}]" if len(traces) > 1 else ""
-                    raise InputError(f"trace{suffix}: {exc}") from None
-        except InputError as exc:
-            io.error(f"{where}: {exc}")
-            failed = True
-            continue
-        by_file.setdefault(document.source_path, []).extend(traces)
+        else:
+            by_file.setdefault(source, []).extend(traces)
     for traces in by_file.values():
         io.out.write(dumps(traces[0] if len(traces) == 1 else traces))
     return EXIT_INPUT if failed else EXIT_OK

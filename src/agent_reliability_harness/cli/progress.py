@@ -1,10 +1,13 @@
-"""A progress line on stderr: only on a terminal, only once a run lasts more than a moment."""
+"""A progress line on stderr: only on a terminal, only once a run lasts more than a moment.
+It is a sink of the run (fed each Partial), so it never holds anything."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
 from typing import TextIO
+
+from ..pipeline import Needs, Partial, RunResult
 
 DELAY_S = 0.75  # quick runs never show a bar
 REFRESH_S = 0.1
@@ -13,6 +16,8 @@ _WIDTH = 24
 
 class Progress:
     """Redraws one status line in place; `clear()` before anything else is printed."""
+
+    needs = Needs()
 
     def __init__(
         self,
@@ -30,6 +35,18 @@ class Progress:
         self.traces = 0
         self.done_bytes = 0
         self.shown = False
+
+    @classmethod
+    def for_stream(cls, stream: TextIO, paths: list[str], wanted: bool) -> Progress:
+        """A bar on `stream` when it is a terminal and output is wanted (sized by the
+        inputs' bytes when they can be counted up front)."""
+        isatty = getattr(stream, "isatty", None)
+        shown = wanted and bool(isatty and isatty())
+        if not shown:
+            return cls(stream, None, False)
+        from ..inputs import total_bytes  # noqa: PLC0415
+
+        return cls(stream, total_bytes(paths), True)
 
     def update(self, traces: int, size: int) -> None:
         self.traces += traces
@@ -61,3 +78,10 @@ class Progress:
             self.stream.write("\r\033[K")
             self.stream.flush()
             self.shown = False
+
+    def add(self, partial: Partial) -> None:
+        self.update(partial.traces, partial.size)
+
+    def finish(self, result: RunResult) -> bool:
+        self.clear()
+        return True

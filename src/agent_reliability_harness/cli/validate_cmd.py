@@ -1,49 +1,42 @@
-"""`arh validate`: traces and a policy in, reports out, exit 0/1/2."""
+"""`arh validate`: traces and policies in, reports out, exit 0/1/2 (argv -> options and
+sinks; the run itself is `pipeline.run`)."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 from typing import Any
 
-from .. import parallel
 from ..adapters import AUTO, FORMAT_CHOICES
-from ..api import load_policy
-from ..engine import Evaluator
-from ..errors import PolicyError
-from ..io import expand_paths, iter_units
-from ..parallel import default_jobs
 from ..render import RenderOptions, file_renderers
 from ..scoring import DEFAULT_FAIL_UNDER
-from ..stream import (
-    EncodeOptions,
-    Totals,
-    UnitProcessor,
-    export_lines_joined,
-    group_export_lines,
-)
 from ..version import __version__
 from .common import (
+    COMMANDS,
     EXIT_INPUT,
     EXIT_OK,
+    EXIT_USAGE,
     Streams,
     add_identity_args,
+    add_run_args,
     identity_from,
+    policy_help,
+    run_args_problem,
     score_arg,
 )
-from .progress import Progress
-from .sinks import STREAMING, CollectSink, ConsoleSink, ErrorSink, JsonReportSink, Sink
 
 
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "validate",
-        help="check traces against a policy",
+        help=COMMANDS["validate"][1],
         description="Validate traces against a policy, score them and write reports. "
         "PATH is a trace file (object or array), a .jsonl file, a directory "
-        "(walked for *.json and *.jsonl) or - for standard input.",
+        "(walked for *.json and *.jsonl), a URL read through fsspec (s3://...) "
+        "or - for standard input.",
     )
-    parser.add_argument("--policy", required=True, metavar="POLICY", help="policy JSON file")
+    parser.add_argument(
+        "--policy", required=True, action="append", metavar="POLICY", help=policy_help()
+    )
     parser.add_argument(
         "--fail-under",
         type=score_arg,
@@ -63,102 +56,59 @@ def add_parser(subparsers: Any) -> None:
         )
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
     add_identity_args(parser)
-    parser.add_argument(
-        "--jobs",
-        type=jobs_arg,
-        default=None,
-        metavar="N",
-        help="worker processes (default: the number of CPUs); output does not depend on it",
-    )
+    add_run_args(parser)
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, io: Streams) -> int:
-    try:
-        policy = load_policy(args.policy)
-    except PolicyError as exc:
-        io.error(str(exc))
-        return EXIT_INPUT
+    problem = run_args_problem(args)
+    if problem is not None:
+        io.error(problem)
+        return EXIT_USAGE
+    # The pipeline is imported here, not at parser build time (`arh validate --help`).
+    from .. import pipeline  # noqa: PLC0415
+    from ..api import load_policies  # noqa: PLC0415
+    from ..errors import ArhError, PolicyError  # noqa: PLC0415
+    from ..io import check_creatable  # noqa: PLC0415
+    from .progress import Progress  # noqa: PLC0415
+
     targets = [
         (r, getattr(args, f"out_{r.name}"))
         for r in file_renderers("run")
         if getattr(args, f"out_{r.name}")
     ]
-    whole = [(r, target) for r, target in targets if r.name not in STREAMING]
-    render = RenderOptions(tool_version=__version__, color=io.color())
-    options = EncodeOptions(
-        json=any(r.name == "json" for r, _ in targets),
-        console=not args.quiet,
-        keep_reports=bool(whole),
-        render=render,
-    )
-    show = _show_progress(args, io)
-    progress = Progress(io.err, _total_bytes(args.paths) if show else None, show)
-    sinks: list[Sink] = [ErrorSink(io, progress)]
-    if not args.quiet:
-        sinks.append(ConsoleSink(io, progress))
-    sinks.extend(JsonReportSink(t, policy.policy_id, io) for r, t in targets if r.name == "json")
-    if whole:
-        sinks.append(CollectSink(policy.policy_id, whole, RenderOptions(__version__), io))
-
-    positions = any(r.needs_positions for r, _ in whole)
-    processor = UnitProcessor(
-        Evaluator(policy, args.fail_under),
-        args.format,
-        options,
-        identity=identity_from(args),
-        with_positions=positions,
-    )
-    totals = Totals()
-    jobs = args.jobs or default_jobs()
-    # With workers, a JSONL file goes to them as byte ranges that they read themselves.
-    ranges = parallel.CHUNK_BYTES if jobs > 1 else 0
-    units = group_export_lines(
-        iter_units(args.paths, io.stdin, ranges, export_lines_joined if ranges else None)
-    )
-    for batch in parallel.batches(units, processor, jobs, args.policy):
-        totals.add(batch)
-        progress.update(batch.traces, batch.size)
-        for sink in sinks:
-            sink.add(batch)
-    progress.clear()
-    summary = totals.builder.build()
-    written = True
-    for sink in sinks:
-        written &= sink.finish(summary, totals.failures)
-    if not summary.total_traces and not totals.failures:
-        io.warn("no traces found in the given paths")
-    ok = not totals.failures and summary.failed_traces == 0
-    return EXIT_OK if ok and written else EXIT_INPUT
-
-
-def _show_progress(args: argparse.Namespace, io: Streams) -> bool:
-    isatty = getattr(io.err, "isatty", None)
-    return not args.quiet and bool(isatty and isatty())
-
-
-def _total_bytes(paths: list[str]) -> int | None:
-    """Input size for the progress bar; None when standard input is read."""
-    total = 0
-    for _name, path, problem in expand_paths(paths):
-        if path is None and problem is None:
-            return None
-        if path is not None:
-            with contextlib.suppress(OSError):
-                total += path.stat().st_size
-    return total
-
-
-def jobs_arg(value: str) -> int:
-    """argparse type for --jobs: a positive integer."""
+    for _, target in targets:  # fail before the run, not after it
+        why = check_creatable(target)
+        if why is not None:
+            io.error(f"{target}: cannot write: {why}")
+            return EXIT_INPUT
     try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {value!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1 (got {value})")
-    return number
+        policies = load_policies(args.policy)
+    except PolicyError as exc:
+        io.error(str(exc))
+        return EXIT_INPUT
+    progress = Progress.for_stream(io.err, args.paths, not args.quiet)
+    sinks: list[pipeline.Sink] = [pipeline.ErrorSink(io, args.allow_empty, progress.clear)]
+    if not args.quiet:
+        shown = RenderOptions(tool_version=__version__, color=io.color())
+        sinks.append(pipeline.ConsoleSink(io.out, shown, progress.clear))
+    context = pipeline.OutputContext(io.out, io, RenderOptions(__version__))
+    sinks.extend(pipeline.output_sinks(targets, context))
+    sinks.append(progress)
+    options = pipeline.RunOptions(
+        args.fail_under, args.format, identity_from(args), args.allow_empty
+    )
+    try:
+        executor = pipeline.make_executor(args.jobs, args.dask)
+        result = pipeline.run(
+            args.paths, policies, sinks, options=options, executor=executor, stdin=io.stdin
+        )
+    except ArhError as exc:
+        progress.clear()
+        io.error(str(exc))
+        return EXIT_INPUT
+    return EXIT_OK if result.passed(args.allow_empty) else EXIT_INPUT
 
 
 __all__ = ["add_parser", "run"]

@@ -5,7 +5,7 @@ Pure; rendering lives in render/, file handling and exit codes in cli/.
 
 from __future__ import annotations
 
-from .engine import GateOptions, compare, decide, index_reports
+from .engine import GateOptions, check_unique_ids, compare, decide, index_reports
 from .matching import MatchResult, fingerprint, match_findings
 from .model import (
     Comparison,
@@ -31,6 +31,7 @@ __all__ = [
     "TraceComparison",
     "TraceStatus",
     "Transition",
+    "check_unique_ids",
     "compare",
     "decide",
     "fingerprint",

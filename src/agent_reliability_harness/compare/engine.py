@@ -6,6 +6,7 @@ Pure: no files, no clocks, no printing. Deltas are computed in decimal so that
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -40,6 +41,20 @@ class GateOptions:
             raise ValueError(f"max_score_drop must be between 0 and 100 (got {drop})")
 
 
+def check_unique_ids(run: RunReport) -> None:
+    """A candidate validated on the spot may not judge one trace_id twice (it could not be
+    matched against the baseline): ReportError naming the id and both inputs."""
+    seen: dict[str, str | None] = {}
+    for report in run.reports:
+        if report.trace_id in seen:
+            first = seen[report.trace_id] or "an earlier input"
+            raise ReportError(
+                f"{report.source_path or '<input>'}: duplicate trace_id {report.trace_id!r} "
+                f"(also in {first})"
+            )
+        seen[report.trace_id] = report.source_path
+
+
 def index_reports(run: RunReport, side: str) -> dict[str, TraceReport]:
     """trace_id -> report; ReportError naming the id when one is listed twice."""
     by_id: dict[str, TraceReport] = {}
@@ -57,7 +72,11 @@ def _delta(before: float | int | None, after: float | int | None) -> float | int
     diff = Decimal(str(after)) - Decimal(str(before))
     if isinstance(before, int) and isinstance(after, int):
         return int(diff)
-    return float(diff)
+    as_float = float(diff)
+    if math.isfinite(as_float):
+        return as_float
+    # Beyond the float range (totals near 1.8e308): exact, as the reports write them.
+    return int(diff) if diff == diff.to_integral_value() else None
 
 
 def _transition(before: TraceReport, after: TraceReport) -> Transition | None:

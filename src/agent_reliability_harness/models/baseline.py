@@ -6,12 +6,21 @@ error names the field as a path such as `reports[3].findings[0].severity`.
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, ReportError
-from ..io import decode_bytes, decode_json, display_path
-from .common import SUPPORTED_MAJOR, Severity, finite_non_negative, non_negative_int
+from ..io import decode_bytes, decode_json, display_path, read_bytes
+from .common import (
+    SUPPORTED_MAJOR,
+    Severity,
+    finite_non_negative,
+    is_number,
+    located,
+    show,
+    string_problem,
+)
 from .common import type_name as _type_name
 from .report import Finding, RunReport, TraceReport
 
@@ -21,18 +30,11 @@ _READABLE_MAJORS = ("0", SUPPORTED_MAJOR)
 
 
 def _show(value: object) -> str:
-    """A short, one-line rendering of a value for an error message."""
-    if isinstance(value, str):
-        return repr(value if len(value) <= 60 else value[:60] + "...")
-    if isinstance(value, bool) or value is None:
-        return _type_name(value)
-    if isinstance(value, int | float):
-        return repr(value) if len(repr(value)) <= 30 else _type_name(value)
-    return _type_name(value)
+    return show(value, 60)
 
 
 def _bad(where: str, what: str) -> ReportError:
-    return ReportError(f"{where}: {what}")
+    return ReportError(located(where, what))
 
 
 def _field(where: str, key: str) -> str:
@@ -47,28 +49,40 @@ def _required(data: dict[str, Any], key: str, where: str) -> Any:
 
 def _req_str(data: dict[str, Any], key: str, where: str) -> str:
     value = _required(data, key, where)
-    if not isinstance(value, str):
-        raise _bad(f"{where}.{key}", f"must be a string (got {_type_name(value)})")
-    return value
+    problem = string_problem(value, required=True)
+    if problem is not None:
+        raise _bad(f"{where}.{key}", problem)
+    return str(value)
 
 
 def _opt_str(data: dict[str, Any], key: str, where: str, default: str | None) -> str | None:
     value = data.get(key)
     if value is None:
         return default
-    if not isinstance(value, str):
-        raise _bad(_field(where, key), f"must be a string or null (got {_type_name(value)})")
-    return value
+    problem = string_problem(value)
+    if problem is not None:
+        raise _bad(_field(where, key), problem)
+    return str(value)
+
+
+def _total(value: Any) -> bool:
+    """A run total as ARH writes it: an integer >= 0 of any size (exact sums may exceed
+    the float range and 2**63), or a finite float >= 0. What ARH writes, it reads back."""
+    if isinstance(value, bool) or not is_number(value):
+        return False
+    if isinstance(value, float):
+        return math.isfinite(value) and value >= 0
+    return bool(value >= 0)
 
 
 def _opt_amount(data: dict[str, Any], key: str, where: str) -> float | int | None:
     value = data.get(key)
     if value is None:
         return None
-    try:
-        return finite_non_negative(value)
-    except ValueError as exc:
-        raise _bad(f"{where}.{key}", f"{exc} or null (got {_show(value)})") from None
+    if not _total(value):
+        raise _bad(f"{where}.{key}", f"must be a finite number >= 0 or null (got {_show(value)})")
+    assert isinstance(value, int | float)
+    return value
 
 
 def _score(data: dict[str, Any], where: str) -> float:
@@ -86,10 +100,20 @@ def _opt_tokens(data: dict[str, Any], where: str) -> int | None:
     value = data.get("total_tokens")
     if value is None:
         return None
-    try:
-        return non_negative_int(value)
-    except ValueError as exc:
-        raise _bad(f"{where}.total_tokens", f"{exc} or null (got {_show(value)})") from None
+    if isinstance(value, float) and value.is_integer() and _total(value):
+        value = int(value)
+    if not isinstance(value, int) or not _total(value):
+        raise _bad(f"{where}.total_tokens", f"must be an integer >= 0 or null (got {_show(value)})")
+    return value
+
+
+def _opt_outcome(data: dict[str, Any], where: str) -> dict[str, Any] | None:
+    value = data.get("outcome")
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise _bad(f"{where}.outcome", f"must be an object or null (got {_type_name(value)})")
+    return value
 
 
 def _coverage(data: dict[str, Any], where: str) -> float | None:
@@ -169,6 +193,8 @@ def parse_trace_report(data: Any, where: str, policy_id: str) -> TraceReport:
         citation_coverage=_coverage(data, where),
         source_path=_opt_str(data, "source_path", where, None),
         findings=findings,
+        task_id=_opt_str(data, "task_id", where, None),
+        outcome=_opt_outcome(data, where),
     )
 
 
@@ -234,7 +260,7 @@ def load_report(path: str | Path) -> RunReport:
     """Read a JSON report file (a baseline or a candidate); ReportError naming file and field."""
     name = display_path(path)
     try:
-        data = Path(path).read_bytes()
+        data = read_bytes(path)
     except OSError as exc:
         raise ReportError(f"{name}: cannot read: {exc.strerror or exc}") from None
     return read_report(data, name)

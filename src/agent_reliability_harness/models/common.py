@@ -115,3 +115,33 @@ def check_schema_version(value: Any, kind: str) -> str:
             f"(this build supports major version '{SUPPORTED_MAJOR}')"
         )
     return value
+
+
+def show(value: object, limit: int = 40) -> str:
+    """A short, one-line rendering of a value for an error message: a string quoted (cut
+    after `limit` characters), a literal for short numbers, booleans and null, else the
+    JSON type name."""
+    if isinstance(value, str):
+        return repr(value if len(value) <= limit else value[:limit] + "...")
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else str(value).lower()
+    if isinstance(value, int | float):
+        text = repr(value)
+        return text if len(text) <= 30 else type_name(value)
+    return type_name(value)
+
+
+def string_problem(value: object, required: bool = False) -> str | None:
+    """What is wrong with a string field's value (None when it is fine), as a phrase to
+    put after the field's name: `is required`, `must be a string (got number)`."""
+    if isinstance(value, str):
+        return None
+    if value is None:
+        return "is required" if required else None
+    expected = "a string" if required else "a string or null"
+    return f"must be {expected} (got {type_name(value)})"
+
+
+def located(where: str, what: str) -> str:
+    """`<where>: <what>`, or `<what>` alone at the top level: how parse errors read."""
+    return f"{where}: {what}" if where else what

@@ -1,7 +1,8 @@
 """Report model: findings, per-trace reports and the run report, with their JSON shape.
 
 The JSON form is the contract of reports-and-compare.md and doubles as the
-baseline format; `to_dict` fixes the key order so output is byte-stable.
+baseline format. This module is the one place that fixes the key order (`to_dict`,
+`run_fields`); render/json_.py lays out whatever these give, whole or streamed.
 """
 
 from __future__ import annotations
@@ -70,9 +71,13 @@ class TraceReport:
     # used by location-aware renderers (SARIF). Not part of the JSON report.
     source_line: int | None = None
     step_lines: tuple[int, ...] = ()
+    # Trace v1.1 labels, carried from the trace (in the JSON only when set, so v1 traces
+    # keep their bytes): the task a run attempts, and an external grader's verdict.
+    task_id: str | None = None
+    outcome: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "trace_id": self.trace_id,
             "agent_name": self.agent_name,
             "workflow": self.workflow,
@@ -84,9 +89,14 @@ class TraceReport:
             "total_tokens": self.total_tokens,
             "citation_coverage": self.citation_coverage,
             "source_path": self.source_path,
-            "category_scores": dict(self.category_scores),
-            "findings": [f.to_dict() for f in self.findings],
         }
+        if self.task_id is not None:
+            out["task_id"] = self.task_id
+        if self.outcome is not None:
+            out["outcome"] = self.outcome
+        out["category_scores"] = dict(self.category_scores)
+        out["findings"] = [f.to_dict() for f in self.findings]
+        return out
 
     def error_count(self) -> int:
         return sum(1 for f in self.findings if f.severity is Severity.ERROR)
@@ -191,6 +201,43 @@ class SummaryBuilder:
 
 
 @dataclass(frozen=True, slots=True)
+class Section:
+    """A run-level part of the report, built over the whole run (per-task statistics,
+    policy warnings, ...): `value` under `key` after the run's arrays, and `summary`
+    keys appended to the summary. Values are JSON-ready (dicts, lists, scalars)."""
+
+    key: str
+    value: Any
+    summary: tuple[tuple[str, Any], ...] = ()
+
+
+# The top-level arrays of a run report; `run_fields` marks where they go.
+REPORTS = "reports"
+INPUT_ERRORS = "input_errors"
+
+
+def run_fields(
+    policy_id: str, summary: Summary, sections: Iterable[Section] = ()
+) -> dict[str, Any]:
+    """The run report's top-level keys in order, with None standing for the two arrays
+    (REPORTS, INPUT_ERRORS), which a writer fills from the reports and input errors."""
+    sections = tuple(sections)
+    summary_dict = summary.to_dict()
+    for section in sections:
+        summary_dict.update(section.summary)
+    fields: dict[str, Any] = {
+        "schema_version": "1",
+        "policy_id": policy_id,
+        "summary": summary_dict,
+        REPORTS: None,
+        INPUT_ERRORS: None,
+    }
+    for section in sections:
+        fields[section.key] = section.value
+    return fields
+
+
+@dataclass(frozen=True, slots=True)
 class RunReport:
     """Everything one `arh validate` run produced."""
 
@@ -198,6 +245,7 @@ class RunReport:
     reports: tuple[TraceReport, ...]
     input_errors: tuple[InputFailure, ...] = ()
     summary: Summary = field(default_factory=Summary)
+    sections: tuple[Section, ...] = ()
 
     @classmethod
     def build(
@@ -217,10 +265,7 @@ class RunReport:
         return not self.input_errors and self.summary.failed_traces == 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "schema_version": "1",
-            "policy_id": self.policy_id,
-            "summary": self.summary.to_dict(),
-            "reports": [r.to_dict() for r in self.reports],
-            "input_errors": [e.to_dict() for e in self.input_errors],
-        }
+        fields = run_fields(self.policy_id, self.summary, self.sections)
+        fields[REPORTS] = [r.to_dict() for r in self.reports]
+        fields[INPUT_ERRORS] = [e.to_dict() for e in self.input_errors]
+        return fields

@@ -1,7 +1,11 @@
-"""Canonical trace model (TRACE-SPEC.md, schema version 1) and its parser.
+"""Canonical trace model (TRACE-SPEC.md, schema version 1) and its one decoder.
 
-Parsing is pure and complete: a trace that parses is safe for every rule, and
-a trace that does not raises TraceError naming the step and field.
+A trace is decoded by msgspec straight into these Structs: from JSON bytes
+(`decode_trace_json`) or from a decoded dict (`parse_trace`), whose nulls, integral
+token floats, integral task ids and unknown keys are first normalised as TRACE-SPEC.md
+reads them. What the types cannot say, the Structs check themselves (`__post_init__`).
+When the decoder refuses an input, `trace_explain.explain` words the exact error; it
+accepts exactly what the decoder accepts (tests/test_trace_decoder.py).
 """
 
 from __future__ import annotations
@@ -14,34 +18,21 @@ import msgspec
 from msgspec import Meta
 from msgspec.structs import force_setattr
 
-from ..errors import TraceError
-from ..io import padded_call
-from .common import (
-    MAX_INT,
-    Status,
-    StepType,
-    check_schema_version,
-    finite_non_negative,
-    non_negative_int,
-    type_name,
-)
+from ..errors import InputError
+from ..io import check_depth
+from .common import MAX_INT, Status, StepType, check_schema_version, type_name
 
-_FLOAT_MAX = sys.float_info.max
-_STEP_TYPES = {"tool_call": StepType.TOOL_CALL, "model_response": StepType.MODEL_RESPONSE}
-_STATUSES = {"ok": Status.OK, "error": Status.ERROR}
-
-
-# Recorded amounts: the values the general parser keeps unchanged. Integers beyond
-# 2**53 and non-finite floats are left to it (it decides them with its own messages).
-_Amount = Annotated[int, Meta(ge=0, le=2**53)] | Annotated[float, Meta(ge=0, le=_FLOAT_MAX)]
+# The largest integer that is a finite float (float() rounds anything larger to infinity).
+_FLOAT_INT_MAX = 2**1024 - 2**970 - 1
+# Recorded amounts are finite numbers >= 0; an integer keeps its exact value.
+_Amount = Annotated[int, Meta(ge=0)] | Annotated[float, Meta(ge=0, le=sys.float_info.max)]
 _Tokens = Annotated[int, Meta(ge=0, le=MAX_INT)]
 
 
 class Step(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     """One step of a trace: a tool call or a model response.
 
-    A msgspec Struct, so that canonical JSON decodes straight into it (see
-    `decode_trace_json`); `status` left out is derived from `error` as TRACE-SPEC.md says.
+    `status` left out is derived from `error` as TRACE-SPEC.md says.
     """
 
     step_id: str
@@ -64,6 +55,11 @@ class Step(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     def __post_init__(self) -> None:
         if self.status is None:
             force_setattr(self, "status", Status.ERROR if self.error else Status.OK)
+        latency, cost = self.latency_ms, self.cost_usd
+        if (latency.__class__ is int and latency > _FLOAT_INT_MAX) or (
+            cost.__class__ is int and cost > _FLOAT_INT_MAX
+        ):
+            raise ValueError("must be a finite number >= 0")
 
     @property
     def is_tool_call(self) -> bool:
@@ -76,7 +72,12 @@ class Step(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     @classmethod
     def from_dict(cls, data: Any, index: int = 0) -> Step:
         """Parse one step; `index` is its position, used in error messages."""
-        return _parse_step(data, index)
+        try:
+            return msgspec.convert(_step(data), Step)
+        except msgspec.ValidationError as exc:
+            from .trace_explain import explain_step  # noqa: PLC0415 - only for errors
+
+            raise explain_step(data, index, exc) from None
 
 
 INPUT_ROLES = ("user", "system", "developer")
@@ -87,6 +88,10 @@ class Input(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
 
     role: str
     text: str
+
+    def __post_init__(self) -> None:
+        if self.role not in INPUT_ROLES:
+            raise ValueError("role must be 'user', 'system' or 'developer'")
 
 
 class Trace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -106,361 +111,20 @@ class Trace(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     # `reward` (number) when present, and whatever else the grader recorded.
     outcome: dict[str, Any] | None = None
 
+    def __post_init__(self) -> None:
+        check_schema_version(self.schema_version, "trace")
+        if self.outcome is not None:
+            problem = outcome_problem(self.outcome)
+            if problem is not None:
+                raise ValueError(problem)
+
     @classmethod
     def from_dict(cls, data: Any) -> Trace:
         """Parse a canonical trace object; raises TraceError with a precise location."""
         return parse_trace(data)
 
 
-_TRACE_DECODER = msgspec.json.Decoder(Trace)
-
-
-def _fail(where: str, message: str) -> TraceError:
-    return TraceError(f"{where}{message}")
-
-
-def _step_where(step_id: object, index: int) -> str:
-    if isinstance(step_id, str):
-        return f"step '{step_id}' (steps[{index}]): "
-    return f"step steps[{index}]: "
-
-
-def _opt_str(d: dict[str, Any], key: str, where: str) -> str | None:
-    value = d.get(key)
-    if value is None or isinstance(value, str):
-        return value
-    raise _fail(where, f"field '{key}' must be a string or null (got {type_name(value)})")
-
-
-def _opt_dict(d: dict[str, Any], key: str, where: str) -> dict[str, Any] | None:
-    value = d.get(key)
-    if value is None or isinstance(value, dict):
-        return value
-    raise _fail(where, f"field '{key}' must be an object or null (got {type_name(value)})")
-
-
-def _opt_number(d: dict[str, Any], key: str, where: str) -> float | None:
-    value = d.get(key)
-    if value is None:
-        return None
-    try:
-        return finite_non_negative(value)
-    except ValueError as exc:
-        raise _fail(where, f"field '{key}' {exc}") from None
-
-
-def _opt_tokens(d: dict[str, Any], key: str, where: str) -> int | None:
-    value = d.get(key)
-    if value is None:
-        return None
-    try:
-        return non_negative_int(value)
-    except ValueError as exc:
-        raise _fail(where, f"field '{key}' {exc}") from None
-
-
-_MAX_EXACT = 2**53  # integers up to here are finite as floats too (the fast path's bound)
-_MAX_TOKENS = 2**63 - 1
-_OPTIONAL_STR = ("tool_name", "text", "error")
-
-
-def _fast_step(data: Any) -> Step | None:
-    """The common, valid step without per-field helper calls; None means "take the full
-    path", which gives the same Step for anything accepted here and the exact error
-    for everything else. Exact types only (`type(x) is str`): subclasses go the full way.
-    """
-    if type(data) is not dict:
-        return None
-    get = data.get
-    step_id = get("step_id")
-    raw_type = get("type")
-    if type(step_id) is not str or type(raw_type) is not str:
-        return None
-    step_type = _STEP_TYPES.get(raw_type)
-    if step_type is None:
-        return None
-    for key in _OPTIONAL_STR:
-        value = get(key)
-        if value is not None and type(value) is not str:
-            return None
-    error = get("error")
-    raw_status = get("status")
-    if raw_status is None:
-        status = Status.ERROR if error else Status.OK
-    elif type(raw_status) is str and raw_status in _STATUSES:
-        status = _STATUSES[raw_status]
-    else:
-        return None
-    raw_citations = get("citations")
-    if raw_citations is None:
-        citations: tuple[Any, ...] = ()
-    elif type(raw_citations) is list:
-        citations = tuple(raw_citations)
-    else:
-        return None
-    grounding = get("requires_grounding")
-    if grounding is None:
-        grounding = False
-    elif type(grounding) is not bool:
-        return None
-    arguments = get("arguments")
-    metadata = get("metadata")
-    if (arguments is not None and type(arguments) is not dict) or (
-        metadata is not None and type(metadata) is not dict
-    ):
-        return None
-    numbers = []
-    for key in ("latency_ms", "cost_usd"):
-        value = get(key)
-        kind = type(value)
-        if not (
-            value is None
-            or (kind is int and 0 <= value <= _MAX_EXACT)
-            or (kind is float and 0.0 <= value < math.inf)
-        ):
-            return None
-        numbers.append(value)
-    tokens = []
-    for key in ("input_tokens", "output_tokens"):
-        value = get(key)
-        if not (value is None or (type(value) is int and 0 <= value <= _MAX_TOKENS)):
-            return None
-        tokens.append(value)
-    return Step(
-        step_id,
-        step_type,
-        get("tool_name"),
-        arguments,
-        get("text"),
-        citations,
-        numbers[0],
-        numbers[1],
-        grounding,
-        get("output"),
-        status,
-        error,
-        tokens[0],
-        tokens[1],
-        {} if metadata is None else metadata,
-    )
-
-
-def _parse_step(data: Any, index: int) -> Step:
-    step = _fast_step(data)
-    return step if step is not None else _parse_step_full(data, index)
-
-
-def _parse_step_full(data: Any, index: int) -> Step:
-    if not isinstance(data, dict):
-        raise _fail(f"step steps[{index}]: ", f"must be an object (got {type_name(data)})")
-    step_id = data.get("step_id")
-    where = _step_where(step_id, index)
-    if step_id is None:
-        raise _fail(where, "field 'step_id' is required")
-    if not isinstance(step_id, str):
-        raise _fail(where, f"field 'step_id' must be a string (got {type_name(step_id)})")
-    raw_type = data.get("type")
-    if raw_type is None:
-        raise _fail(where, "field 'type' is required")
-    step_type = _STEP_TYPES.get(raw_type) if isinstance(raw_type, str) else None
-    if step_type is None:
-        raise _fail(
-            where,
-            f"field 'type' must be 'tool_call' or 'model_response' (got {_show(raw_type)})",
-        )
-    error = _opt_str(data, "error", where)
-    raw_status = data.get("status")
-    if raw_status is None:
-        status = Status.ERROR if error else Status.OK
-    else:
-        found = _STATUSES.get(raw_status) if isinstance(raw_status, str) else None
-        if found is None:
-            raise _fail(where, f"field 'status' must be 'ok' or 'error' (got {_show(raw_status)})")
-        status = found
-    raw_citations = data.get("citations")
-    if raw_citations is None:
-        citations: tuple[Any, ...] = ()
-    elif isinstance(raw_citations, list):
-        citations = tuple(raw_citations)
-    else:
-        raise _fail(where, f"field 'citations' must be an array (got {type_name(raw_citations)})")
-    grounding = data.get("requires_grounding")
-    if grounding is None:
-        grounding = False
-    elif not isinstance(grounding, bool):
-        raise _fail(
-            where, f"field 'requires_grounding' must be a boolean (got {type_name(grounding)})"
-        )
-    metadata = _opt_dict(data, "metadata", where)
-    return Step(
-        step_id=step_id,
-        type=step_type,
-        tool_name=_opt_str(data, "tool_name", where),
-        arguments=_opt_dict(data, "arguments", where),
-        text=_opt_str(data, "text", where),
-        citations=citations,
-        latency_ms=_opt_number(data, "latency_ms", where),
-        cost_usd=_opt_number(data, "cost_usd", where),
-        requires_grounding=grounding,
-        output=data.get("output"),
-        status=status,
-        error=error,
-        input_tokens=_opt_tokens(data, "input_tokens", where),
-        output_tokens=_opt_tokens(data, "output_tokens", where),
-        metadata={} if metadata is None else metadata,
-    )
-
-
-def _show(value: object) -> str:
-    if isinstance(value, str):
-        return repr(value) if len(value) <= 40 else repr(value[:40] + "...")
-    return type_name(value)
-
-
-def _req_str(data: dict[str, Any], key: str) -> str:
-    value = data.get(key)
-    if value is None:
-        raise TraceError(f"field '{key}' is required")
-    if not isinstance(value, str):
-        raise TraceError(f"field '{key}' must be a string (got {type_name(value)})")
-    return value
-
-
-# Both fast paths below accept only what the general parser accepts, giving an equal
-# Trace; they answer None for everything else (unknown keys included), and the general
-# parser then decides, with its exact error for a bad trace.
-_JSON_PADDING = 32
-
-
-def decode_trace_json(data: bytes) -> Trace | None:
-    """The canonical trace that `parse_trace` makes of this JSON text, decoded straight
-    into Trace and Step (no intermediate dicts), or None to take the general path.
-
-    With unknown keys refused, every byte is decoded and checked the way the plain
-    decoder checks it (UTF-8, number range, escapes); its recursion limit is met
-    `_JSON_PADDING` frames deeper than the general path's, so it never accepts a
-    nesting depth that path refuses.
-    """
-    try:
-        trace: Trace = padded_call(_TRACE_DECODER.decode, data, _JSON_PADDING)
-    except (msgspec.DecodeError, RecursionError):
-        return None
-    return trace if _supported(trace) else None
-
-
-def _supported(trace: Trace) -> bool:
-    """Whether a Trace decoded by msgspec is one the general parser accepts as it is
-    (a supported version; input roles from the list; the general parser words the rest)."""
-    version = trace.schema_version
-    if not (version == "1" or version.split(".", 1)[0] == "1"):
-        return False
-    if trace.outcome is not None and _outcome_problem(trace.outcome) is not None:
-        return False
-    return all(item.role in INPUT_ROLES for item in trace.inputs)
-
-
-def _convert_trace(data: dict[str, Any]) -> Trace | None:
-    """`data` as a Trace when it holds only known keys of the expected types, else None."""
-    try:
-        trace = msgspec.convert(data, Trace)
-    except msgspec.ValidationError:
-        return None
-    return trace if _supported(trace) else None
-
-
-def parse_trace(data: Any) -> Trace:
-    """Parse a canonical trace object (a dict decoded from JSON)."""
-    if type(data) is dict:
-        trace = _convert_trace(data)
-        if trace is not None:
-            return trace
-    return _parse_trace_dict(data)
-
-
-def _parse_trace_dict(data: Any) -> Trace:
-    """The general parser: any input, field by field, with the exact error."""
-    if not isinstance(data, dict):
-        raise TraceError(f"a trace must be a JSON object (got {type_name(data)})")
-    try:
-        schema_version = check_schema_version(data.get("schema_version"), "trace")
-    except ValueError as exc:
-        raise TraceError(str(exc)) from None
-    trace_id = _req_str(data, "trace_id")
-    try:
-        agent_name = _req_str(data, "agent_name")
-        workflow = _req_str(data, "workflow")
-        raw_steps = data.get("steps")
-        if raw_steps is None:
-            raise TraceError("field 'steps' is required")
-        if not isinstance(raw_steps, list):
-            raise TraceError(f"field 'steps' must be an array (got {type_name(raw_steps)})")
-        source = _opt_str(data, "source", "")
-        metadata = _opt_dict(data, "metadata", "")
-        inputs = _parse_inputs(data.get("inputs"))
-        task_id = _task_id(data.get("task_id"))
-        outcome = _parse_outcome(data.get("outcome"))
-        steps = tuple([_parse_step(s, i) for i, s in enumerate(raw_steps)])
-    except TraceError as exc:
-        raise TraceError(f"trace '{trace_id}': {exc}") from None
-    return Trace(
-        trace_id=trace_id,
-        agent_name=agent_name,
-        workflow=workflow,
-        steps=steps,
-        schema_version=schema_version,
-        source=source,
-        metadata={} if metadata is None else metadata,
-        inputs=inputs,
-        task_id=task_id,
-        outcome=outcome,
-    )
-
-
-def _parse_inputs(raw: Any) -> tuple[Input, ...]:
-    if raw is None:
-        return ()
-    if not isinstance(raw, list):
-        raise TraceError(f"field 'inputs' must be an array (got {type_name(raw)})")
-    out: list[Input] = []
-    for index, item in enumerate(raw):
-        where = f"inputs[{index}]"
-        if not isinstance(item, dict):
-            raise TraceError(f"{where} must be an object (got {type_name(item)})")
-        role, text = item.get("role"), item.get("text")
-        if not isinstance(role, str) or role not in INPUT_ROLES:
-            raise TraceError(
-                f"{where}.role must be 'user', 'system' or 'developer' (got {_show(role)})"
-            )
-        if not isinstance(text, str):
-            raise TraceError(f"{where}.text must be a string (got {type_name(text)})")
-        out.append(Input(role, text))
-    return tuple(out)
-
-
-def _task_id(raw: Any) -> str | None:
-    """A task id: a string, or a JSON integer taken as its decimal string (0 -> "0"; an
-    integral number written 3.0 is an integer, as JSON Schema counts it)."""
-    if raw is None or isinstance(raw, str):
-        return raw
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        return str(raw)
-    if isinstance(raw, float) and raw.is_integer():
-        return str(int(raw))
-    raise TraceError(f"field 'task_id' must be a string (got {type_name(raw)})")
-
-
-def _parse_outcome(raw: Any) -> dict[str, Any] | None:
-    if raw is None:
-        return None
-    if not isinstance(raw, dict):
-        raise TraceError(f"field 'outcome' must be an object (got {type_name(raw)})")
-    problem = _outcome_problem(raw)
-    if problem is not None:
-        raise TraceError(problem)
-    return raw
-
-
-def _outcome_problem(outcome: dict[str, Any]) -> str | None:
+def outcome_problem(outcome: dict[str, Any]) -> str | None:
     """What is wrong with an outcome's `success` / `reward`, or None."""
     success, reward = outcome.get("success"), outcome.get("reward")
     if success is not None and not isinstance(success, bool):
@@ -474,3 +138,76 @@ def _outcome_problem(outcome: dict[str, Any]) -> str | None:
     except OverflowError:
         finite = False
     return None if finite else "field 'outcome.reward' must be a finite number"
+
+
+_TRACE_DECODER = msgspec.json.Decoder(Trace)
+
+
+def decode_trace_json(data: bytes) -> Trace | None:
+    """The canonical trace in this JSON text, decoded straight into Trace and Step, or
+    None when it is not one as it stands (unknown keys, nulls, a bad field, a depth over
+    the limit): the caller then decodes it to a dict and `parse_trace` decides, with
+    the exact error. With unknown keys refused, msgspec checks every byte (UTF-8,
+    number range, escapes) as the plain decoder does."""
+    try:
+        trace: Trace = _TRACE_DECODER.decode(data)
+        check_depth(data)
+    except (msgspec.DecodeError, RecursionError, InputError):
+        return None
+    return trace
+
+
+def parse_trace(data: Any) -> Trace:
+    """Decode a canonical trace object (a dict decoded from JSON); TraceError naming the
+    field when it is not one."""
+    try:
+        return msgspec.convert(normalise(data), Trace)
+    except msgspec.ValidationError as exc:
+        from .trace_explain import explain  # noqa: PLC0415 - only for errors
+
+        raise explain(data, exc) from None
+
+
+_TRACE_KEYS = frozenset(Trace.__struct_fields__)
+_STEP_KEYS = frozenset(Step.__struct_fields__)
+_INPUT_KEYS = frozenset(Input.__struct_fields__)
+_TOKENS = ("input_tokens", "output_tokens")
+
+
+def normalise(data: Any) -> Any:
+    """A trace dict as TRACE-SPEC.md reads it: unknown keys dropped, a null field absent,
+    an integral token float an int, an integer task id its decimal string. Anything
+    that is not a dict where one is expected is left for the decoder to refuse."""
+    if not isinstance(data, dict):
+        return data
+    out = _known(data, _TRACE_KEYS)
+    steps = out.get("steps")
+    if isinstance(steps, list):
+        out["steps"] = [_step(step) for step in steps]
+    inputs = out.get("inputs")
+    if isinstance(inputs, list):
+        out["inputs"] = [_known(item, _INPUT_KEYS) for item in inputs]
+    task_id = out.get("task_id")
+    if isinstance(task_id, int) and not isinstance(task_id, bool):
+        out["task_id"] = str(task_id)
+    elif isinstance(task_id, float) and task_id.is_integer():  # 3.0: an integer, as in JSON Schema
+        out["task_id"] = str(int(task_id))
+    return out
+
+
+def _step(data: Any) -> Any:
+    step = _known(data, _STEP_KEYS)
+    if not isinstance(step, dict):
+        return step
+    for key in _TOKENS:
+        value = step.get(key)
+        if isinstance(value, float) and value.is_integer() and 0 <= value <= MAX_INT:
+            step[key] = int(value)
+    return step
+
+
+def _known(data: Any, keys: frozenset[str]) -> Any:
+    """A copy of a dict without unknown keys and null values (a non-dict as it is)."""
+    if not isinstance(data, dict):
+        return data
+    return {key: value for key, value in data.items() if key in keys and value is not None}

@@ -55,13 +55,9 @@ The top-level fields are those of the prefix overridden by those of the suffix (
 last of duplicate keys wins, as in the whole decode); required fields and the schema
 version are checked as `decode_trace_json` checks them.
 
-Nesting depth is the one thing that depends on context: msgspec stops at the
-interpreter's recursion limit, counted from where it is called, and a step in a
-region sits one level shallower than in the whole document. Every decode here is
-called `_STREAM_PADDING` frames deep, more than `decode_trace_json` pads its call
-(`_JSON_PADDING`) plus those levels plus a margin for the callers' frames, so no
-nesting depth that `decode_trace_json` refuses is accepted here
-(tests/test_trace_stream.py sweeps the depths around the limit).
+Nesting depth is checked on every piece against the one limit (nesting.MAX_DEPTH), a
+region and the last steps one level less (they lack the top-level object), so the
+stream refuses exactly the depths the whole decode refuses.
 
 Time and memory are bounded: the buffer holds the unfinished data (at most about
 `max_pending` bytes, the prefix and the suffix included) plus one read; a failed
@@ -79,18 +75,14 @@ from typing import Any, BinaryIO, get_type_hints
 import msgspec
 from msgspec import UNSET, UnsetType
 
-from ..io import padded_call, start_line
-from .trace import _JSON_PADDING, Step, Trace, _supported
+from ..io import start_line
+from ..nesting import MAX_DEPTH, within
+from .trace import Step, Trace
 
 __all__ = ["MAX_FAILED", "StreamDeclined", "TraceStream"]
 
 # Candidate cut points tried before reading more (prefix, regions and end alike).
 MAX_FAILED = 8
-# Frames of padding around every decode: decode_trace_json's padding, plus the level
-# a region lacks (the top-level object), plus a margin for the stream being read from
-# shallower than where decode_trace_json is called: read from the same depth, the
-# stream refuses about 20 levels of nesting before decode_trace_json does.
-_STREAM_PADDING = _JSON_PADDING + 16
 _WS = b" \t\n\r"
 _STEPS_KEY = re.compile(rb'"steps"[ \t\n\r]*:[ \t\n\r]*\[')
 _CUT = re.compile(rb"\}[ \t\n\r]*,[ \t\n\r]*\{")
@@ -110,6 +102,8 @@ _HEAD_DECODER = msgspec.json.Decoder(_Head)
 _STEPS_DECODER = msgspec.json.Decoder(tuple[Step, ...])
 _REQUIRED = tuple(f.name for f in msgspec.structs.fields(Trace) if f.required)
 _HEAD_FIELDS = tuple(name for name in Trace.__struct_fields__ if name != "steps")
+# The depth allowed within `[steps]`: one less than the document's (the top-level object).
+_IN_STEPS = MAX_DEPTH - 1
 
 
 class StreamDeclined(Exception):
@@ -207,15 +201,19 @@ class TraceStream:
         else:
             self._eof = True
 
-    def _decode(self, decoder: msgspec.json.Decoder[Any], data: bytes) -> Any:
-        """`decoder.decode(data)` called `_STREAM_PADDING` frames deep, or None if refused."""
+    def _decode(self, decoder: msgspec.json.Decoder[Any], data: bytes, depth: int) -> Any:
+        """`decoder.decode(data)`, or None if refused; StreamDeclined when it nests more
+        than `depth` deep (the whole decode refuses the file then)."""
         self.decodes += 1
         self.decoded_bytes += len(data)
         try:
-            return padded_call(decoder.decode, data, _STREAM_PADDING)
+            value = decoder.decode(data)
         except (msgspec.DecodeError, RecursionError):
             self.failed += 1
             return None
+        if not within(data, depth):
+            raise StreamDeclined("nesting is too deep")
+        return value
 
     # -- the prefix ------------------------------------------------------------------
 
@@ -238,7 +236,7 @@ class TraceStream:
             if found.start() > 0 and buf[found.start() - 1] == 0x5C:  # backslash
                 continue
             end = found.end()
-            prefix = self._decode(_HEAD_DECODER, bytes(buf[:end]) + b"]}")
+            prefix = self._decode(_HEAD_DECODER, bytes(buf[:end]) + b"]}", MAX_DEPTH)
             if prefix is not None and prefix.steps == ():
                 self._start_line = start_line(bytes(buf[:end]))
                 self._learn_first_key(end)
@@ -288,7 +286,7 @@ class TraceStream:
                 tried.add(cut)
                 with memoryview(buf) as view:
                     data = b"".join((b"[", view[: cut + 1], b"]"))
-                steps: tuple[Step, ...] | None = self._decode(_STEPS_DECODER, data)
+                steps: tuple[Step, ...] | None = self._decode(_STEPS_DECODER, data, _IN_STEPS)
                 if steps is not None:
                     del buf[: buf.index(b",", cut) + 1]
                     return steps
@@ -309,7 +307,7 @@ class TraceStream:
             if suffix[1:].strip(_WS):
                 raise StreamDeclined("text after the trace")
         elif suffix[:1] == b"," and suffix[1:].lstrip(_WS)[:1] == b'"':
-            after = self._decode(_HEAD_DECODER, b"{" + suffix[1:])
+            after = self._decode(_HEAD_DECODER, b"{" + suffix[1:], MAX_DEPTH)
             if after is None:
                 raise StreamDeclined("the fields after the steps array do not decode")
             if after.steps is not UNSET:
@@ -324,7 +322,7 @@ class TraceStream:
         self.decodes += 1
         self.decoded_bytes += len(data)
         try:
-            padded_call(_STEPS_DECODER.decode, data, _STREAM_PADDING)
+            _STEPS_DECODER.decode(data)
         except msgspec.DecodeError as exc:
             if "trailing characters" not in str(exc):  # the steps themselves do not decode
                 raise StreamDeclined("the last steps do not decode") from None
@@ -342,7 +340,7 @@ class TraceStream:
             while len(ends) < MAX_FAILED and (at := data.rfind(b"]", 0, at)) > 0:
                 ends.append(at + 1)
         for end in ends:
-            steps: tuple[Step, ...] | None = self._decode(_STEPS_DECODER, data[:end])
+            steps: tuple[Step, ...] | None = self._decode(_STEPS_DECODER, data[:end], _IN_STEPS)
             if steps is not None:
                 return steps, end
         raise StreamDeclined("the end of the steps array is not provable")
@@ -360,7 +358,7 @@ def _merge(prefix: Any, suffix: Any) -> Trace:
                 break
     if any(name not in fields for name in _REQUIRED if name != "steps"):
         raise StreamDeclined("a required field is missing")
-    head = Trace(**fields, steps=())
-    if not _supported(head):
-        raise StreamDeclined("unsupported schema version")
-    return head
+    try:
+        return Trace(**fields, steps=())
+    except ValueError:  # an unsupported schema version, a bad outcome: the decoder says
+        raise StreamDeclined("the top-level fields are not a trace's") from None

@@ -1,35 +1,59 @@
 """RENDERERS: output formats by kind ("run" or "compare") and name.
 
-A new format is one module plus one entry here; the CLI builds its
-`--<name>-out` flags from this registry.
+A new format is one module plus one entry here; the CLI builds its `--<name>-out`
+flags from this registry. Modules are imported only when their format is rendered.
 """
 
 from __future__ import annotations
 
-from . import (
-    compare_console,
-    compare_json,
-    compare_markdown,
-    console,
-    html_report,
-    json_,
-    junit,
-    markdown,
-    sarif,
-)
 from .base import Renderer, RenderOptions
 
 _ALL: tuple[Renderer, ...] = (
-    console.RENDERER,
-    json_.RENDERER,
-    markdown.RENDERER,
-    junit.RENDERER,
-    sarif.RENDERER,
-    html_report.RUN_RENDERER,
-    compare_console.RENDERER,
-    compare_json.RENDERER,
-    compare_markdown.RENDERER,
-    html_report.COMPARE_RENDERER,
+    Renderer("console", ".txt", "run", "human-readable text", "console:render_run"),
+    Renderer("json", ".json", "run", "JSON report (also the baseline format)", "json_:render_run"),
+    Renderer(
+        "md", ".md", "run", "Markdown summary for a pull-request comment", "markdown:render_run"
+    ),
+    Renderer(
+        "junit", ".xml", "run", "JUnit XML report (one testcase per trace)", "junit:render_run"
+    ),
+    Renderer(
+        "sarif",
+        ".sarif",
+        "run",
+        "SARIF 2.1.0 log for code scanning",
+        "sarif:render_run",
+        needs_positions=True,
+    ),
+    Renderer(
+        "console", ".txt", "compare", "human-readable comparison", "compare_console:render_compare"
+    ),
+    Renderer("json", ".json", "compare", "comparison as JSON", "compare_json:render_compare"),
+    Renderer(
+        "md",
+        ".md",
+        "compare",
+        "comparison as Markdown (PR comment)",
+        "compare_markdown:render_compare",
+    ),
+    # From a report alone the page has no trace bodies; a caller that has the traces
+    # (needs_traces) streams them through html_report.HtmlReportWriter instead.
+    Renderer(
+        "html",
+        ".html",
+        "run",
+        "HTML report (one self-contained page)",
+        "html_report:render_run",
+        needs_traces=True,
+    ),
+    Renderer(
+        "html",
+        ".html",
+        "compare",
+        "comparison as HTML (one page)",
+        "html_report:render_compare",
+        needs_traces=True,
+    ),
 )
 
 RENDERERS: dict[str, dict[str, Renderer]] = {}

@@ -1,10 +1,14 @@
-"""The renderer declaration: a pure function from a report model to text."""
+"""The renderer declaration: a pure function from a report model to text, named in the
+registry and imported only when a run asks for its format."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+RenderFn = Callable[[Any, "RenderOptions"], str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,16 +21,30 @@ class RenderOptions:
 
 @dataclass(frozen=True, slots=True)
 class Renderer:
-    """`kind` is "run" (a RunReport) or "compare" (a Comparison)."""
+    """`kind` is "run" (a RunReport) or "compare" (a Comparison). `target` is the render
+    function, or "module:function" in this package, imported on first use (a run
+    imports only the formats it writes)."""
 
     name: str
     suffix: str
     kind: str
     description: str
-    render: Callable[[Any, RenderOptions], str]
+    target: RenderFn | str
     # True when the output points at lines in the trace files (TraceReport.step_lines).
     needs_positions: bool = False
     # True when the output shows the traces themselves (the HTML trajectory view):
     # `render` gives it from the report alone, without them; a caller that has the
     # traces streams (TraceReport, Trace) pairs through the format's writer.
     needs_traces: bool = False
+
+    def render(self, model: Any, options: RenderOptions) -> str:
+        """The text of `model` in this format."""
+        return self.function()(model, options)
+
+    def function(self) -> RenderFn:
+        """The render function (importing its module if need be)."""
+        if not isinstance(self.target, str):
+            return self.target
+        module, name = self.target.split(":")
+        fn: RenderFn = getattr(importlib.import_module(f"{__package__}.{module}"), name)
+        return fn

@@ -11,7 +11,7 @@ from decimal import Decimal
 from ..compare.model import Comparison, GateMode, RunSide, TraceComparison, TraceStatus, Transition
 from ..models.common import Severity
 from ..models.report import Finding, TraceReport
-from .base import Renderer, RenderOptions
+from .base import RenderOptions
 
 _COLORS = {"PASS": "32", "FAIL": "31", "new": "31", "resolved": "32"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -172,6 +172,3 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
             f"{quiet} trace{'s' if quiet != 1 else ''} with no change in verdict, score or findings"
         )
     return "\n".join(lines) + "\n"
-
-
-RENDERER = Renderer("console", ".txt", "compare", "human-readable comparison", render_compare)

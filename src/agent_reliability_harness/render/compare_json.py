@@ -6,12 +6,9 @@ The shape is described by schemas/compare.schema.json.
 from __future__ import annotations
 
 from ..compare.model import Comparison
-from .base import Renderer, RenderOptions
+from .base import RenderOptions
 from .json_ import dumps
 
 
 def render_compare(comparison: Comparison, options: RenderOptions) -> str:
     return dumps(comparison.to_dict())
-
-
-RENDERER = Renderer("json", ".json", "compare", "comparison as JSON", render_compare)

@@ -10,7 +10,7 @@ import re
 
 from ..compare.model import Comparison, RunSide, TraceComparison
 from ..models.report import Finding
-from .base import Renderer, RenderOptions
+from .base import RenderOptions
 from .compare_console import counts_line, gate_headline, signed, trace_tag, verdict
 
 MAX_ROWS = 50
@@ -137,6 +137,3 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
     if resolved:
         lines += ["", "### Resolved findings", "", *_finding_table(resolved, "resolved findings")]
     return "\n".join(lines) + "\n"
-
-
-RENDERER = Renderer("md", ".md", "compare", "comparison as Markdown (PR comment)", render_compare)

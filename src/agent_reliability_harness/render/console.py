@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..models.common import Severity
 from ..models.report import RunReport, Summary, TraceReport
-from .base import Renderer, RenderOptions
+from .base import RenderOptions
 
 _COLORS = {"error": "31", "warning": "33", "info": "36", "PASS": "32", "FAIL": "31"}
 
@@ -65,6 +65,3 @@ def summary_text(summary: Summary, input_errors: int) -> str:
 def render_run(report: RunReport, options: RenderOptions) -> str:
     blocks = "".join(trace_text(r, options) for r in report.reports)
     return blocks + summary_text(report.summary, len(report.input_errors))
-
-
-RENDERER = Renderer("console", ".txt", "run", "human-readable text", render_run)

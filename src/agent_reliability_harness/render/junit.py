@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..models.common import Severity
 from ..models.report import Finding, InputFailure, RunReport, TraceReport
 from ._text import xml_attr, xml_text
-from .base import Renderer, RenderOptions
+from .base import RenderOptions
 
 INPUT_CLASSNAME = "arh.inputs"
 
@@ -91,6 +91,3 @@ def render_run(report: RunReport, options: RenderOptions) -> str:
         lines += _testcase(trace_report)
     lines += ["  </testsuite>", "</testsuites>"]
     return "\n".join(lines) + "\n"
-
-
-RENDERER = Renderer("junit", ".xml", "run", "JUnit XML report (one testcase per trace)", render_run)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..models.common import Category, Severity
 from ..models.report import Finding, InputFailure, RunReport, TraceReport
 from ._text import md_code, md_text, rule_url
-from .base import Renderer, RenderOptions
+from .base import RenderOptions
 
 # GitHub rejects a comment body over 65,536 characters. We count UTF-8 bytes, which
 # is never less than the character count, and keep room for a marker or header the
@@ -209,6 +209,3 @@ def render_run(report: RunReport, options: RenderOptions) -> str:
         out.append(_truncation_note(blocks[shown:], len(blocks)))
     out.append(_link_definitions(shown_rules))
     return "".join(out)
-
-
-RENDERER = Renderer("md", ".md", "run", "Markdown summary for a pull-request comment", render_run)

@@ -18,7 +18,7 @@ from ..models.common import Severity
 from ..models.report import Finding, InputFailure, RunReport, TraceReport
 from ..rules import Rule, all_rules
 from ._text import PROJECT_URL, rule_url
-from .base import Renderer, RenderOptions
+from .base import RenderOptions
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -238,8 +238,3 @@ def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
 
 def render_run(report: RunReport, options: RenderOptions) -> str:
     return json.dumps(sarif_log(report, options), indent=2, ensure_ascii=False) + "\n"
-
-
-RENDERER = Renderer(
-    "sarif", ".sarif", "run", "SARIF 2.1.0 log for code scanning", render_run, needs_positions=True
-)

@@ -3,8 +3,27 @@
 from __future__ import annotations
 
 from ..models.common import Category
-from . import budget, completion, flow, grounding, safety, schema, sequence  # noqa: F401
-from .base import REGISTRY, RETIRED_IDS, Hit, Rule, RuleContext, RuleResult, RuleState
+from . import (  # noqa: F401  (each module declares its rules)
+    budget,
+    completion,
+    flow,
+    grounding,
+    safety,
+    schema,
+    schema_lint,
+    sequence,
+)
+from .base import (
+    MAX_FINDINGS,
+    REGISTRY,
+    RETIRED_IDS,
+    Counts,
+    Hit,
+    Rule,
+    RuleContext,
+    RuleResult,
+    RuleState,
+)
 from .facts import TraceFacts
 
 
@@ -20,8 +39,10 @@ def get_rule(rule_id: str) -> Rule:
 
 
 __all__ = [
+    "MAX_FINDINGS",
     "REGISTRY",
     "RETIRED_IDS",
+    "Counts",
     "Hit",
     "Rule",
     "RuleContext",

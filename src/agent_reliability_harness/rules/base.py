@@ -1,16 +1,16 @@
-"""The rule declaration: one decorated function (or class) per rule ID, in REGISTRY.
+"""The rule declaration: one `@rule(...)` per rule ID, in REGISTRY.
 
-A rule reads the trace through TraceFacts, which a long trace gets a chunk of
-steps at a time. So a rule has up to two parts: a scan of each chunk (what it
-finds at single steps, and whatever it must carry to the end) and a finish (what
-only the whole trace decides). Three declarations cover them:
+What is decorated tells the kind of rule:
 
-- `@rule`: a finish only, `check(ctx) -> RuleResult`, from the trace-wide facts;
-- `@step_rule`: a scan only, `scan(ctx, result)`, adding each chunk's checks and hits;
-- `@stateful_rule`: a class made once per trace, with `scan(ctx)` and `finish(ctx)`.
+- a function `check(ctx) -> RuleResult` decides from the trace-wide facts once every
+  step has been read (counts, first calls, totals, the last step);
+- a class (a `RuleState`) is made once per trace and sees the steps as they are read:
+  `scan(ctx)` for each run of steps, then `finish(ctx) -> RuleResult`; both optional.
 
-A Hit carries only location and wording; the engine stamps rule ID, category and
-severity from the declaration, so no rule can drift from the registry.
+A class rule that declares `compile=` is made with `compile(policy)`, built once per
+Evaluator (otherwise with the policy). A Hit carries only location and wording; the
+engine stamps rule ID, category and severity from the declaration, and scoring reads
+only the results and each rule's `counts`, so no rule can drift from the registry.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from enum import Enum
+from typing import Any, TypeVar
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
@@ -38,6 +39,28 @@ _PREFIX = {
 }
 # IDs that were once used and must never be reused.
 RETIRED_IDS: frozenset[str] = frozenset()
+# Findings reported per (rule, trace): the first ones in report order, then one finding
+# "... and K more <rule> findings" (POLICY-SPEC.md). Scores still count every check.
+MAX_FINDINGS = 1000
+
+
+class Counts(Enum):
+    """How a rule's results count towards its category's score (see scoring.py)."""
+
+    # 100 x (checks - failed) / checks over the category's rules; the category applies
+    # once one of its rules ran a check.
+    RATIO = "ratio"
+    # The same, and the category applies whenever this rule applies, checks or not.
+    RATIO_WHEN_SET = "ratio when set"
+    # One check per tool call (`checks`: the calls the rule looked at); a call fails when
+    # an error-severity hit of any per-call rule lands on it.
+    PER_CALL = "per tool call"
+    # Coverage c = (checks - failed) / checks against the result's `target`.
+    COVERAGE = "coverage"
+    # Never scored: lint (a step id repeated, an adapter note) and findings that add no
+    # check (a budget that cannot be verified, coverage below its minimum); an
+    # error-severity hit still fails the trace.
+    NONE = "not scored"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,28 +83,42 @@ class RuleResult:
     checks: int = 0
     failed: int = 0
     hits: list[Hit] = field(default_factory=list)
+    # Counts.COVERAGE: the coverage that scores 100 (None or 0: the coverage itself).
+    target: float | None = None
+    # Hits the rule left out: a rule with more than MAX_FINDINGS hits may return just
+    # the first MAX_FINDINGS of them in report order and count the rest here.
+    more: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class RuleContext:
     """What a rule sees: the trace (None while it is read a chunk at a time), the policy,
-    and the facts (the current chunk and the trace so far; see TraceFacts)."""
+    and the facts: the steps being scanned and the trace-wide indexes (see TraceFacts)."""
 
     trace: Trace | None
     policy: Policy
     facts: TraceFacts
 
 
+class RuleState:
+    """Per-trace state of a class rule. `scan` sees each run of steps in order (the
+    whole trace, or a chunk of a long one: the same result either way); `finish` gives
+    the result. The defaults do nothing and give `self.result`."""
+
+    __slots__ = ("compiled", "result")
+
+    def __init__(self, compiled: Any) -> None:
+        self.compiled = compiled  # what the rule's `compile` made (else the policy)
+        self.result = RuleResult()
+
+    def scan(self, ctx: RuleContext) -> None:
+        return None
+
+    def finish(self, ctx: RuleContext) -> RuleResult:
+        return self.result
+
+
 CheckFn = Callable[[RuleContext], RuleResult]
-ScanFn = Callable[[RuleContext, RuleResult], None]
-
-
-class RuleState(Protocol):
-    """The per-trace part of a `@stateful_rule` (the class is called with the policy)."""
-
-    def scan(self, ctx: RuleContext) -> None: ...
-
-    def finish(self, ctx: RuleContext) -> RuleResult: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,29 +131,18 @@ class Rule:
     title: str
     remediation: str
     applies: Callable[[Policy], bool]
+    counts: Counts
     # For the one rule whose severity depends on the policy (ARH-GRD-001).
     severity_for: Callable[[Policy], Severity] | None = None
     severity_note: str | None = None
-    # Exactly one of these, by how the rule was declared (see the module docstring).
-    check_fn: CheckFn | None = None
-    scan_fn: ScanFn | None = None
-    state_cls: Callable[[Policy], RuleState] | None = None
+    # Exactly one of these, by what was decorated.
+    check: CheckFn | None = None
+    state: type[RuleState] | None = None
+    # Per-policy data the state is made with (class rules only).
+    compile: Callable[[Policy], Any] | None = None
 
     def effective_severity(self, policy: Policy) -> Severity:
         return self.severity if self.severity_for is None else self.severity_for(policy)
-
-    def check(self, ctx: RuleContext) -> RuleResult:
-        """The result for a trace whose facts cover it whole (`TraceFacts(trace)`)."""
-        if self.check_fn is not None:
-            return self.check_fn(ctx)
-        if self.scan_fn is not None:
-            result = RuleResult()
-            self.scan_fn(ctx, result)
-            return result
-        assert self.state_cls is not None
-        state = self.state_cls(ctx.policy)
-        state.scan(ctx)
-        return state.finish(ctx)
 
 
 REGISTRY: dict[str, Rule] = {}
@@ -137,23 +163,7 @@ def _check_id(rule_id: str, category: Category) -> None:
         raise ValueError(f"rule ID {rule_id} is already used or retired")
 
 
-_F = TypeVar("_F")
-
-
-def _declaration(
-    rule_id: str, category: Category, severity: Severity, slot: str, fields: dict[str, Any]
-) -> Callable[[_F], _F]:
-    """Check the ID at once; the decorator registers the rule with what it decorates as
-    `slot` (check_fn, scan_fn or state_cls) and gives it back unchanged."""
-    _check_id(rule_id, category)
-
-    def register(declared: _F) -> _F:
-        _check_id(rule_id, category)  # still free: nothing took it in between
-        parts: dict[str, Any] = {**fields, slot: declared}
-        REGISTRY[rule_id] = Rule(rule_id, category, severity, **parts)
-        return declared
-
-    return register
+_D = TypeVar("_D")
 
 
 def rule(
@@ -164,49 +174,40 @@ def rule(
     title: str,
     remediation: str,
     applies: Callable[[Policy], bool] = _always,
+    counts: Counts = Counts.RATIO,
+    compile: Callable[[Policy], Any] | None = None,
     severity_for: Callable[[Policy], Severity] | None = None,
     severity_note: str | None = None,
-) -> Callable[[CheckFn], CheckFn]:
-    """Declare a rule decided by the trace-wide facts alone: `check(ctx) -> RuleResult`."""
-    fields: dict[str, Any] = {"title": title, "remediation": remediation, "applies": applies}
-    fields |= {"severity_for": severity_for, "severity_note": severity_note}
-    return _declaration(rule_id, category, severity, "check_fn", fields)
+) -> Callable[[_D], _D]:
+    """Declare a rule: decorate a `check(ctx)` function or a RuleState subclass (see the
+    module docstring); what is decorated is registered and given back unchanged."""
+    _check_id(rule_id, category)
 
+    def register(declared: _D) -> _D:
+        _check_id(rule_id, category)  # still free: nothing took it in between
+        if isinstance(declared, type):
+            if not issubclass(declared, RuleState):
+                raise TypeError(f"rule {rule_id}: a class rule must subclass RuleState")
+            kind: dict[str, Any] = {"state": declared, "compile": compile}
+        elif callable(declared) and compile is None:
+            kind = {"check": declared}
+        else:
+            raise TypeError(f"rule {rule_id}: declare a check function or a RuleState class")
+        REGISTRY[rule_id] = Rule(
+            rule_id,
+            category,
+            severity,
+            title,
+            remediation,
+            applies,
+            counts,
+            severity_for=severity_for,
+            severity_note=severity_note,
+            **kind,
+        )
+        return declared
 
-def step_rule(
-    rule_id: str,
-    category: Category,
-    severity: Severity,
-    *,
-    title: str,
-    remediation: str,
-    applies: Callable[[Policy], bool] = _always,
-    severity_for: Callable[[Policy], Severity] | None = None,
-    severity_note: str | None = None,
-) -> Callable[[ScanFn], ScanFn]:
-    """Declare a rule decided step by step: `scan(ctx, result)` adds each chunk's checks
-    and hits to the trace's result."""
-    fields: dict[str, Any] = {"title": title, "remediation": remediation, "applies": applies}
-    fields |= {"severity_for": severity_for, "severity_note": severity_note}
-    return _declaration(rule_id, category, severity, "scan_fn", fields)
-
-
-_StateT = TypeVar("_StateT", bound=type)
-
-
-def stateful_rule(
-    rule_id: str,
-    category: Category,
-    severity: Severity,
-    *,
-    title: str,
-    remediation: str,
-    applies: Callable[[Policy], bool] = _always,
-) -> Callable[[_StateT], _StateT]:
-    """Declare a rule that carries state from chunk to chunk: a class made per trace with
-    the policy, with `scan(ctx)` per chunk and `finish(ctx) -> RuleResult`."""
-    fields: dict[str, Any] = {"title": title, "remediation": remediation, "applies": applies}
-    return _declaration(rule_id, category, severity, "state_cls", fields)
+    return register
 
 
 def brief(value: Any, limit: int = 200) -> Any:

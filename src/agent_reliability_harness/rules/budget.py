@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
-from .base import Hit, RuleContext, RuleResult, rule, step_rule
+from .base import Counts, Hit, RuleContext, RuleResult, RuleState, rule
 from .facts import json_number
 
 BUDGET = Category.BUDGET
@@ -17,7 +17,11 @@ def _limit(value: float) -> Decimal:
     return Decimal(value) if isinstance(value, int) else Decimal(repr(value))
 
 
-@step_rule(
+# A set budget is scored even when nothing was recorded (it then adds no check).
+SCORED = Counts.RATIO_WHEN_SET
+
+
+@rule(
     "ARH-BUD-001",
     BUDGET,
     ERROR,
@@ -25,10 +29,20 @@ def _limit(value: float) -> Decimal:
     remediation="Make the slow step faster (timeouts, caching, a smaller model) or raise "
     "max_step_latency_ms.",
     applies=lambda p: p.budgets.max_step_latency_ms is not None,
+    counts=SCORED,
 )
-def step_latency(ctx: RuleContext, result: RuleResult) -> None:
-    limit = ctx.policy.budgets.max_step_latency_ms
-    assert limit is not None
+class StepLatency(RuleState):
+    """One check per step that records latency; a hit per step over the limit."""
+
+    __slots__ = ()
+
+    def scan(self, ctx: RuleContext) -> None:
+        limit = ctx.policy.budgets.max_step_latency_ms
+        assert limit is not None
+        _step_latency(ctx, limit, self.result)
+
+
+def _step_latency(ctx: RuleContext, limit: float, result: RuleResult) -> None:
     for index, step in enumerate(ctx.facts.steps, ctx.facts.start):
         latency = step.latency_ms
         if latency is None:
@@ -76,6 +90,7 @@ def _total_check(
     title="Total latency over budget",
     remediation="Cut steps or make them faster, or raise max_total_latency_ms.",
     applies=lambda p: p.budgets.max_total_latency_ms is not None,
+    counts=SCORED,
 )
 def total_latency(ctx: RuleContext) -> RuleResult:
     return _total_check(
@@ -94,6 +109,7 @@ def total_latency(ctx: RuleContext) -> RuleResult:
     title="Total cost over budget",
     remediation="Use fewer or cheaper calls, or raise max_total_cost_usd.",
     applies=lambda p: p.budgets.max_total_cost_usd is not None,
+    counts=SCORED,
 )
 def total_cost(ctx: RuleContext) -> RuleResult:
     return _total_check(
@@ -112,6 +128,7 @@ def total_cost(ctx: RuleContext) -> RuleResult:
     title="Total tokens over budget",
     remediation="Shorten prompts and outputs or use fewer model calls, or raise max_total_tokens.",
     applies=lambda p: p.budgets.max_total_tokens is not None,
+    counts=SCORED,
 )
 def total_tokens(ctx: RuleContext) -> RuleResult:
     limit = ctx.policy.budgets.max_total_tokens
@@ -142,6 +159,7 @@ def _token_budget(p: Policy) -> bool:
     title="Token budget cannot be verified",
     remediation="Record input_tokens and output_tokens on the steps (most SDKs report usage).",
     applies=_token_budget,
+    counts=Counts.NONE,
 )
 def tokens_unrecorded(ctx: RuleContext) -> RuleResult:
     return _unverifiable(
@@ -156,6 +174,7 @@ def tokens_unrecorded(ctx: RuleContext) -> RuleResult:
     title="Latency budget cannot be verified",
     remediation="Record latency_ms on the steps.",
     applies=lambda p: p.budgets.latency_set,
+    counts=Counts.NONE,
 )
 def latency_unrecorded(ctx: RuleContext) -> RuleResult:
     return _unverifiable(ctx.facts.latency_total is not None, "latency", "latency_ms")
@@ -168,6 +187,7 @@ def latency_unrecorded(ctx: RuleContext) -> RuleResult:
     title="Cost budget cannot be verified",
     remediation="Record cost_usd on the steps.",
     applies=lambda p: p.budgets.max_total_cost_usd is not None,
+    counts=Counts.NONE,
 )
 def cost_unrecorded(ctx: RuleContext) -> RuleResult:
     return _unverifiable(ctx.facts.cost_total is not None, "cost", "cost_usd")

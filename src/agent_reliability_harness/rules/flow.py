@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from ..models.common import Category, Severity, Status
 from ..models.policy import Policy
 from ..models.trace import Step
-from .base import Hit, RuleContext, RuleResult, stateful_rule
+from .base import Hit, RuleContext, RuleResult, RuleState, rule
 
 FLOW = Category.FLOW
 ERROR = Severity.ERROR
 _FAILED = Status.ERROR
 
 
-@stateful_rule(
+@rule(
     "ARH-FLW-001",
     FLOW,
     ERROR,
@@ -20,14 +23,14 @@ _FAILED = Status.ERROR
     remediation="Retry a failed tool call (or handle the failure explicitly) before moving on.",
     applies=lambda p: p.error_handling.require_retry_on_error,
 )
-class NoRetryAfterError:
+class NoRetryAfterError(RuleState):
     """One check per failed call; a hit when it was the tool's last call. Kept per tool:
     the hit its latest call would make, while that call failed."""
 
-    __slots__ = ("checks", "pending")
+    __slots__ = ("pending",)
 
-    def __init__(self, _: Policy) -> None:
-        self.checks = 0
+    def __init__(self, policy: Policy) -> None:
+        super().__init__(policy)
         self.pending: dict[str, tuple[int, Step]] = {}  # per tool: its latest call, failed
 
     def scan(self, ctx: RuleContext) -> None:
@@ -37,11 +40,12 @@ class NoRetryAfterError:
                 if pending:
                     pending.pop(step.tool_name or "", None)
                 continue
-            self.checks += 1
+            self.result.checks += 1
             pending[step.tool_name or ""] = (index, step)
 
     def finish(self, ctx: RuleContext) -> RuleResult:
-        result = RuleResult(checks=self.checks, failed=len(self.pending))
+        result = self.result
+        result.failed = len(self.pending)
         for index, step in sorted(self.pending.values(), key=_position):
             result.hits.append(
                 Hit(
@@ -58,17 +62,7 @@ def _position(call: tuple[int, Step]) -> int:
     return call[0]
 
 
-_SIDE_EFFECT: list[tuple[Policy, frozenset[str]]] = []
-
-
-def _side_effect_tools(policy: Policy) -> frozenset[str]:
-    """The policy's side-effect tools, worked out once per policy (the last one is kept)."""
-    if not _SIDE_EFFECT or _SIDE_EFFECT[0][0] is not policy:
-        _SIDE_EFFECT[:] = [(policy, policy.side_effect_tools)]
-    return _SIDE_EFFECT[0][1]
-
-
-@stateful_rule(
+@rule(
     "ARH-FLW-002",
     FLOW,
     ERROR,
@@ -77,7 +71,7 @@ def _side_effect_tools(policy: Policy) -> frozenset[str]:
     "arguments, or give up and report).",
     applies=lambda p: p.error_handling.max_attempts is not None,
 )
-class RetryStorm:
+class RetryStorm(RuleState):
     """One check per group of identical calls (same tool, same arguments); a hit at the
     first call beyond max_attempts. Kept: each group's call count, in first-call order,
     and the position and id of that call once a group reaches it."""
@@ -85,6 +79,7 @@ class RetryStorm:
     __slots__ = ("counts", "limit", "over")
 
     def __init__(self, policy: Policy) -> None:
+        super().__init__(policy)
         limit = policy.error_handling.max_attempts
         assert limit is not None
         self.limit = limit
@@ -117,7 +112,28 @@ class RetryStorm:
         return result
 
 
-@stateful_rule(
+# An output that begins with one of these words reports a failure, whatever its status.
+_ERROR_WORD = re.compile(
+    r"\s*(?:error|errors|failed|failure|fail|exception|traceback|fatal)\b", re.IGNORECASE
+)
+
+
+def reads_as_error(output: Any) -> bool:
+    """Whether a call's output (a string, or a string `error` / `message` field of an
+    object) begins with an error word such as `Error`, `error:`, `failed`, `exception`."""
+    if isinstance(output, dict):
+        return any(
+            isinstance(text, str) and _ERROR_WORD.match(text) is not None
+            for text in (output.get("error"), output.get("message"))
+        )
+    return isinstance(output, str) and _ERROR_WORD.match(output) is not None
+
+
+def _side_effect_tools(policy: Policy) -> frozenset[str]:
+    return policy.side_effect_tools
+
+
+@rule(
     "ARH-FLW-003",
     FLOW,
     ERROR,
@@ -125,22 +141,23 @@ class RetryStorm:
     remediation="Make side-effecting calls idempotent or check for an earlier success before "
     "calling again with the same arguments.",
     applies=lambda p: any(t.side_effect for t in p.allowed_tools.values()),
+    compile=_side_effect_tools,
 )
-class DuplicateSideEffect:
+class DuplicateSideEffect(RuleState):
     """One check per group of identical calls of a side-effect tool; a hit at each call
-    after the group's first success. Kept per group: the id of that success (None
-    before it) and whether the group repeated it."""
+    after the group's first success. Kept per group: that success's step id and how to
+    word it (None before it), and whether the group repeated it."""
 
-    __slots__ = ("groups", "hits", "repeated", "side_effect")
+    __slots__ = ("groups", "repeated", "side_effect")
 
-    def __init__(self, policy: Policy) -> None:
-        self.side_effect = _side_effect_tools(policy)
-        self.groups: dict[str, str | None] = {}
+    def __init__(self, side_effect: frozenset[str]) -> None:
+        super().__init__(side_effect)
+        self.side_effect = side_effect
+        self.groups: dict[str, tuple[str, str] | None] = {}
         self.repeated: set[str] = set()
-        self.hits: list[Hit] = []
 
     def scan(self, ctx: RuleContext) -> None:
-        side_effect, groups = self.side_effect, self.groups
+        side_effect, groups, hits = self.side_effect, self.groups, self.result.hits
         for index, step, key in ctx.facts.keyed_calls():
             tool = step.tool_name
             if tool not in side_effect:
@@ -148,18 +165,22 @@ class DuplicateSideEffect:
             succeeded = groups.get(key)
             if succeeded is not None:
                 self.repeated.add(key)
-                self.hits.append(
+                step_id, how = succeeded
+                hits.append(
                     Hit(
                         index,
                         f"side-effect tool '{tool}' was called again with identical "
-                        f"arguments after it succeeded at step '{succeeded}'",
+                        f"arguments after it {how} at step '{step_id}'",
                         step_id=step.step_id,
                     )
                 )
             elif step.status is not _FAILED:
-                groups[key] = step.step_id
+                how = "returned status ok" if reads_as_error(step.output) else "succeeded"
+                groups[key] = (step.step_id, how)
             elif key not in groups:
                 groups[key] = None
 
     def finish(self, ctx: RuleContext) -> RuleResult:
-        return RuleResult(checks=len(self.groups), failed=len(self.repeated), hits=self.hits)
+        result = self.result
+        result.checks, result.failed = len(self.groups), len(self.repeated)
+        return result

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
-from .base import Hit, RuleContext, RuleResult, rule, step_rule
+from .base import Counts, Hit, RuleContext, RuleResult, RuleState, rule
 
 GROUNDING = Category.GROUNDING
 
@@ -17,7 +17,7 @@ def _grd001_severity(policy: Policy) -> Severity:
     return Severity.ERROR if policy.grounding.require_citations else Severity.WARNING
 
 
-@step_rule(
+@rule(
     "ARH-GRD-001",
     GROUNDING,
     Severity.ERROR,
@@ -25,13 +25,30 @@ def _grd001_severity(policy: Policy) -> Severity:
     remediation="Attach the sources the response relies on as citations.",
     severity_for=_grd001_severity,
     severity_note="error when grounding.require_citations is true, else warning",
+    counts=Counts.COVERAGE,
 )
-def missing_citations(ctx: RuleContext, result: RuleResult) -> None:
-    for index, step in ctx.facts.grounded:
-        if not step.citations:
-            result.hits.append(
-                Hit(index, "response requires grounding but has no citations", step_id=step.step_id)
-            )
+class MissingCitations(RuleState):
+    """One check per grounded response (the category's coverage); a hit per uncited one."""
+
+    __slots__ = ()
+
+    def __init__(self, policy: Policy) -> None:
+        super().__init__(policy)
+        self.result.target = policy.grounding.min_citation_coverage
+
+    def scan(self, ctx: RuleContext) -> None:
+        result = self.result
+        for index, step in ctx.facts.grounded:
+            result.checks += 1
+            if not step.citations:
+                result.failed += 1
+                result.hits.append(
+                    Hit(
+                        index,
+                        "response requires grounding but has no citations",
+                        step_id=step.step_id,
+                    )
+                )
 
 
 @rule(
@@ -41,6 +58,7 @@ def missing_citations(ctx: RuleContext, result: RuleResult) -> None:
     title="Citation coverage below minimum",
     remediation="Cite sources on more of the grounded responses, or lower min_citation_coverage.",
     applies=lambda p: bool(p.grounding.min_citation_coverage),
+    counts=Counts.NONE,
 )
 def low_coverage(ctx: RuleContext) -> RuleResult:
     minimum = ctx.policy.grounding.min_citation_coverage
@@ -109,15 +127,25 @@ def citation_problem(citation: Any) -> str | None:
     return "has neither a url nor a non-blank source"
 
 
-@step_rule(
+@rule(
     "ARH-GRD-003",
     GROUNDING,
     Severity.ERROR,
     title="Citation is not valid",
     remediation="Give each citation an http(s) url with a host, or a non-blank source.",
     applies=lambda p: p.grounding.require_valid_citation_urls,
+    counts=Counts.NONE,
 )
-def invalid_citation(ctx: RuleContext, result: RuleResult) -> None:
+class InvalidCitation(RuleState):
+    """A hit per unusable citation of a cited grounded response."""
+
+    __slots__ = ()
+
+    def scan(self, ctx: RuleContext) -> None:
+        _invalid_citations(ctx, self.result)
+
+
+def _invalid_citations(ctx: RuleContext, result: RuleResult) -> None:
     for index, step in ctx.facts.grounded:
         for position, citation in enumerate(step.citations):
             problem = citation_problem(citation)

@@ -15,7 +15,7 @@ from ..models.common import Category, Severity
 from ..models.policy import Policy
 from ..models.trace import Step
 from ..patterns import PatternSet
-from .base import Hit, RuleContext, RuleResult, stateful_rule
+from .base import Hit, RuleContext, RuleState, rule
 
 
 def _strings(value: Any, root: str) -> Iterator[tuple[str, str]]:
@@ -28,7 +28,7 @@ def _strings(value: Any, root: str) -> Iterator[tuple[str, str]]:
                 yield path, item
         elif isinstance(item, dict):
             stack.extend((f"{path}.{k}", v) for k, v in reversed(item.items()))
-        elif isinstance(item, list):
+        elif isinstance(item, list | tuple):  # a tuple (API-built steps) is a JSON array
             stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(item))))
 
 
@@ -55,7 +55,7 @@ def _string_values(value: Any, out: list[str]) -> None:
                 out.append(item)
         elif kind is dict or isinstance(item, dict):
             stack.extend(reversed(item.values()))
-        elif kind is list or isinstance(item, list):
+        elif kind is list or isinstance(item, list | tuple):
             stack.extend(reversed(item))
 
 
@@ -111,9 +111,9 @@ def blob_texts(step: Step) -> list[str]:
 # float, bool, None). msgspec writes an Enum member as its value, so a str Enum
 # whose value differs from its own text could hide; JSON data has none.
 #
-# Scoring needs the blob count only through "at least one blob" once no pattern
-# matched (failed is 0, so any positive count scores 100), so the screened case
-# counts 1 for a trace with blobs and 0 for one without.
+# 5. Counting blobs on the way: once `\\` and `\"` are placeholders (or when J has no
+#    `\`), every `"` delimits a string and `":` ends exactly the keys, so the blobs are
+#    the strings, less the keys, less the empty strings that are not keys.
 
 _PLACEHOLDER_BACKSLASH = b"\xff"
 _PLACEHOLDER_QUOTE = b"\xfe"
@@ -128,19 +128,21 @@ _UNICODE_ESCAPE = b"\\u"
 _encode = msgspec.json.Encoder().encode
 
 
-def screen_text(steps: Sequence[Step]) -> tuple[bytes, bytes] | None:
+def screen_text(steps: Sequence[Step]) -> tuple[bytes, bytes, int] | None:
     """A text holding every blob of `steps` verbatim between two delimiters (or an end
-    of the text), and that delimiter; None when the trace must take the exact path.
+    of the text), that delimiter, and the number of blobs; None when the steps must take
+    the exact path. With the delimiter `"`, the text is JSON with no `\\` in it.
     """
     try:
         data = _encode([(s.text, s.arguments, s.output, s.error) for s in steps])
     except Exception:  # msgspec refused a value: the exact path handles everything
         return None
     if b"\\" not in data:
-        return data, b'"'
+        return data, b'"', -1  # counted after the scan (see _PROBES)
     if _PLACEHOLDER_BACKSLASH in data or _PLACEHOLDER_QUOTE in data:
         return None
     data = data.replace(b"\\\\", _PLACEHOLDER_BACKSLASH).replace(b'\\"', _PLACEHOLDER_QUOTE)
+    blobs = _blob_count(data)
     data = data.replace(b'"', b"\n")
     for escape, char in _SHORT_ESCAPES:
         data = data.replace(escape, char)
@@ -151,7 +153,35 @@ def screen_text(steps: Sequence[Step]) -> tuple[bytes, bytes] | None:
         data = decoded
     if b"\\" in data:
         return None
-    return data.replace(_PLACEHOLDER_BACKSLASH, b"\\").replace(_PLACEHOLDER_QUOTE, b'"'), b"\n"
+    text = data.replace(_PLACEHOLDER_BACKSLASH, b"\\").replace(_PLACEHOLDER_QUOTE, b'"')
+    return text, b"\n", blobs
+
+
+def _blob_count(data: bytes) -> int:
+    """The non-empty string values in JSON text whose every `"` delimits a string."""
+    empty = data.count(b'""')
+    if empty:
+        empty -= data.count(b'"":')
+    return data.count(b'"') // 2 - data.count(b'":') - empty
+
+
+# Searched with the patterns, in the same scan, over JSON text whose every `"` delimits
+# a string: an empty string. Without one, the blobs are the strings less the keys; in a
+# copy of the text holding only its quotes and colons, the colons outside the strings
+# (between an even and an odd quote) are the ones that end keys.
+_PROBES = ('""',)
+_ALL_BUT_QUOTES_AND_COLONS = bytes(b for b in range(256) if b not in b'":')
+
+
+def _quick_blob_count(data: bytes) -> int:
+    pieces = data.translate(None, _ALL_BUT_QUOTES_AND_COLONS).split(b'"')
+    keys = len(b"".join(pieces[::2]))
+    return (len(pieces) - 1) // 2 - keys
+
+
+def _screen_patterns(policy: Policy) -> PatternSet:
+    """The policy's unsafe patterns with the probes (once per Evaluator)."""
+    return PatternSet(policy.unsafe_patterns.patterns, probes=_PROBES)
 
 
 def _unicode_escapes(data: bytes) -> bytes | None:
@@ -174,49 +204,13 @@ def _unicode_escapes(data: bytes) -> bytes | None:
     return b"".join(out)
 
 
-def _has_string(value: Any) -> bool:
-    """Whether `_string_values(value, ...)` would yield anything (stops at the first)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            if item:
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
+# Steps screened per scan, then per re-screen of a window that may match (every blob
+# lies within one step, so screening windows hides no match; and a window's text stays
+# small however long the trace).
+_WINDOWS = (256, 16)
 
 
-def has_blob(steps: Sequence[Step]) -> bool:
-    """Whether any step has a text blob (`blob_texts` non-empty for some step)."""
-    for step in steps:
-        if step.text or step.error:
-            return True
-    for step in steps:
-        if step.arguments and _has_string(step.arguments):
-            return True
-        if step.output is not None and _has_string(step.output):
-            return True
-    return False
-
-
-# Steps screened per scan: one scan for any ordinary trace, bounded memory for a huge one
-# (every blob lies within one step, so screening pieces hides no match).
-_SCREEN_STEPS = 4096
-
-
-def _screened_clean(steps: Sequence[Step], patterns: PatternSet) -> bool:
-    """True when screening shows that no pattern can match any blob of `steps`."""
-    for start in range(0, len(steps), _SCREEN_STEPS):
-        screen = screen_text(steps[start : start + _SCREEN_STEPS])
-        if screen is None or patterns.may_match_delimited(*screen):
-            return False
-    return True
-
-
-@stateful_rule(
+@rule(
     "ARH-SAF-001",
     Category.SAFETY,
     Severity.ERROR,
@@ -224,33 +218,67 @@ def _screened_clean(steps: Sequence[Step], patterns: PatternSet) -> bool:
     remediation="Stop the agent from emitting or passing this content (redaction, output "
     "filters, tool guards), or narrow the pattern if it is a false positive.",
     applies=lambda p: bool(p.unsafe_patterns),
+    compile=_screen_patterns,
 )
-class UnsafeContent:
-    """One check per text blob, a hit per pattern that matches one. Chunks that the
-    screen shows clean only count their blobs; the others are checked blob by blob."""
+class UnsafeContent(RuleState):
+    """One check per text blob, a hit (and a failed check) per pattern that matches one.
+    Steps are screened in windows; a window that may match is screened again in smaller
+    ones, and only the smallest that may match are checked blob by blob."""
 
-    __slots__ = ("blobs", "checked", "patterns", "result")
+    __slots__ = ("dense", "patterns")
 
-    def __init__(self, policy: Policy) -> None:
-        self.patterns = policy.unsafe_patterns
-        self.result = RuleResult()
-        self.blobs = 0  # blobs of the chunks screened clean
-        self.checked = False  # whether any chunk was checked blob by blob
+    def __init__(self, patterns: PatternSet) -> None:
+        super().__init__(patterns)
+        self.patterns = patterns
+        self.dense = False  # whether most of the last window's smaller ones may match
 
     def scan(self, ctx: RuleContext) -> None:
-        patterns, facts, result = self.patterns, ctx.facts, self.result
-        steps = facts.steps
-        if patterns.screens and _screened_clean(steps, patterns):  # the usual case
-            if facts.complete:
-                # No blob matches. This rule alone makes the safety category, which applies
-                # when its check count is positive and then scores 100 * (checks - 0) /
-                # checks = 100 for any count: whether a blob exists is all the score needs.
-                self.blobs = 1 if has_blob(steps) else 0
-            else:  # a later chunk may match, and then the score needs every blob counted
-                self.blobs += sum(len(blob_texts(step)) for step in steps)
-            return
-        self.checked = True
-        for index, step in enumerate(steps, facts.start):
+        if self.patterns.screens:
+            self._screen(ctx.facts.steps, ctx.facts.start, 0)
+        else:
+            self._check(ctx.facts.steps, ctx.facts.start)
+
+    def _screen(self, steps: Sequence[Step], start: int, level: int) -> int:
+        """Screen `steps` in windows of _WINDOWS[level] steps; returns how many of them may
+        match. Where most smaller windows did, the next windows that may match are checked
+        at once (re-screening text that mostly matches only costs)."""
+        size, failed = _WINDOWS[level], 0
+        for at in range(0, len(steps), size):
+            window = steps[at : at + size]
+            if self.dense and level == 0 and (at // size) % 16:  # screened again every 16th
+                self._check(window, start + at)
+                continue
+            if self._clean(window):
+                self.dense = self.dense and level > 0  # a clean window: look closer again
+                continue
+            failed += 1
+            if level + 1 < len(_WINDOWS) and len(window) > _WINDOWS[level + 1] and not self.dense:
+                parts = -(-len(window) // _WINDOWS[level + 1])
+                self.dense = 2 * self._screen(window, start + at, level + 1) > parts
+            else:
+                self._check(window, start + at)
+        return failed
+
+    def _clean(self, steps: Sequence[Step]) -> bool:
+        """Whether the screen shows no pattern can match these steps (their blobs are then
+        counted); False when they must be looked at more closely."""
+        patterns = self.patterns
+        screen = screen_text(steps)
+        if screen is None:
+            return False
+        text, delimiter, blobs = screen
+        may, probes = patterns.screen(text, delimiter)
+        if may:
+            return False
+        if blobs < 0:
+            quick = probes is not None and not probes  # scanned, no empty string
+            blobs = _quick_blob_count(text) if quick else _blob_count(text)
+        self.result.checks += blobs
+        return True
+
+    def _check(self, steps: Sequence[Step], start: int) -> None:
+        patterns, result = self.patterns, self.result
+        for index, step in enumerate(steps, start):
             for where, blob in text_blobs(step):
                 result.checks += 1
                 for match in patterns.matches(blob):
@@ -265,11 +293,3 @@ class UnsafeContent:
                             step_id=step.step_id,
                         )
                     )
-
-    def finish(self, ctx: RuleContext) -> RuleResult:
-        result = self.result
-        if not self.checked:  # every chunk screened clean: one check if any blob exists
-            result.checks = 1 if self.blobs else 0
-        else:
-            result.checks += self.blobs
-        return result

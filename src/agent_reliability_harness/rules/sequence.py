@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
+
 from ..models.common import Category, Severity
-from ..models.policy import Policy
-from .base import Hit, RuleContext, RuleResult, rule, stateful_rule
+from .base import MAX_FINDINGS, Hit, RuleContext, RuleResult, rule
 
 SEQUENCE = Category.SEQUENCE
 ERROR = Severity.ERROR
@@ -28,7 +29,7 @@ def required_tool_missing(ctx: RuleContext) -> RuleResult:
     return result
 
 
-@stateful_rule(
+@rule(
     "ARH-SEQ-002",
     SEQUENCE,
     ERROR,
@@ -36,32 +37,14 @@ def required_tool_missing(ctx: RuleContext) -> RuleResult:
     remediation="Stop the agent from calling tools in sequence.forbidden_tools.",
     applies=lambda p: bool(p.sequence.forbidden_tools),
 )
-class ForbiddenToolCalled:
-    """A hit per call of a forbidden tool; one check per forbidden tool."""
-
-    __slots__ = ("forbidden", "hits")
-
-    def __init__(self, policy: Policy) -> None:
-        self.forbidden = policy.sequence.forbidden_tools
-        self.hits: list[Hit] = []
-
-    def scan(self, ctx: RuleContext) -> None:
-        forbidden = self.forbidden
-        for index, step in ctx.facts.calls:
-            if step.tool_name in forbidden:
-                self.hits.append(
-                    Hit(
-                        index,
-                        f"forbidden tool '{step.tool_name}' was called",
-                        observed=step.tool_name,
-                        step_id=step.step_id,
-                    )
-                )
-
-    def finish(self, ctx: RuleContext) -> RuleResult:
-        forbidden = self.forbidden
-        failed = sum(1 for name in forbidden if name in ctx.facts.counts)
-        return RuleResult(checks=len(forbidden), failed=failed, hits=self.hits)
+def forbidden_tool_called(ctx: RuleContext) -> RuleResult:
+    forbidden, facts = ctx.policy.sequence.forbidden_tools, ctx.facts
+    hits = [
+        Hit(index, f"forbidden tool '{tool}' was called", observed=tool, step_id=step_id)
+        for index, step_id, tool in facts.watched_calls  # the calls of forbidden tools
+    ]
+    failed = sum(1 for name in forbidden if name in facts.counts)
+    return RuleResult(checks=len(forbidden), failed=failed, hits=hits)
 
 
 @rule(
@@ -73,25 +56,41 @@ class ForbiddenToolCalled:
     applies=lambda p: len(p.sequence.call_order) > 1,
 )
 def wrong_call_order(ctx: RuleContext) -> RuleResult:
-    order = ctx.policy.sequence.call_order
-    first = ctx.facts.first_call
-    called = [name for name in order if name in first]
-    result = RuleResult()
-    for i, before in enumerate(called):
-        for after in called[i + 1 :]:
-            result.checks += 1
-            if first[after] < first[before]:
-                result.failed += 1
-                result.hits.append(
-                    Hit(
-                        first[after],
-                        f"tool '{after}' was first called before '{before}'",
-                        expected=[before, after],
-                        observed=[after, before],
-                        step_id=ctx.facts.first_call_id[after],
-                    )
-                )
+    """One check per pair of listed tools that were both called. The violated pairs are
+    counted without listing them (a long call_order against a reversed trace has about
+    n**2 / 2), and hits are made for the first MAX_FINDINGS in report order only."""
+    first, first_id = ctx.facts.first_call, ctx.facts.first_call_id
+    called = [name for name in ctx.policy.sequence.call_order if name in first]
+    positions = [first[name] for name in called]
+    earlier_later = _inversions(positions)
+    result = RuleResult(checks=len(called) * (len(called) - 1) // 2, failed=sum(earlier_later))
+    hits = result.hits
+    # Report order is by the later-listed tool's first call, then by message.
+    for j in sorted((j for j, n in enumerate(earlier_later) if n), key=positions.__getitem__):
+        after, at = called[j], positions[j]
+        pairs = sorted(
+            (f"tool '{after}' was first called before '{before}'", before)
+            for before in called[:j]
+            if first[before] > at
+        )
+        hits += [
+            Hit(at, message, [before, after], [after, before], first_id[after])
+            for message, before in pairs
+        ]
+        if len(hits) >= MAX_FINDINGS:
+            break
+    result.more = result.failed - len(hits)
     return result
+
+
+def _inversions(positions: list[int]) -> list[int]:
+    """For each item, how many items before it are larger (distinct ints)."""
+    seen: list[int] = []
+    out = []
+    for position in positions:
+        out.append(len(seen) - bisect.bisect(seen, position))
+        bisect.insort(seen, position)
+    return out
 
 
 @rule(

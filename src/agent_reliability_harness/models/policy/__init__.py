@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from ..types import KNOWN_TYPES, TYPE_NAMES, canonical_type
 from .load import POLICY_SUFFIXES, LoadedPolicy, check_policy, load_policies, load_policy
 from .model import (
     BLOB_KINDS,
@@ -28,7 +29,6 @@ from .model import (
 )
 from .notes import PolicyWarning
 from .parse import parse_policy
-from .type_names import KNOWN_TYPES, TYPE_NAMES, canonical_type
 
 __all__ = [
     "BLOB_KINDS",

@@ -11,9 +11,9 @@ from typing import Any
 
 from ...patterns import FullMatcher, Searcher
 from ..common import type_name
+from ..types import TYPE_NAMES, canonical_type
 from .model import ArgSpec
 from .notes import Notes, did_you_mean, dotted
-from .type_names import TYPE_NAMES, canonical_type
 from .values import count, dedupe, err, finite, flag, show, strings
 
 # Deeper nesting of items/properties than any real argument has; bounds the recursion.

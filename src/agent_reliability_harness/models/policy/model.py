@@ -12,7 +12,7 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from ...patterns import FullMatcher, GlobSet, PatternSet, Searcher
-from .type_names import KNOWN_TYPES
+from ..types import KNOWN_TYPES
 
 # The blobs an unsafe pattern may search (policy v1.1 section 4), in report order.
 BLOB_KINDS = ("text", "arguments", "output", "error")

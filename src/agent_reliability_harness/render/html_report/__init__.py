@@ -13,7 +13,7 @@ from typing import Any
 
 from ...compare.model import Comparison
 from ...models.report import RunReport
-from ..base import Renderer, RenderOptions
+from ..base import RenderOptions
 from .encode import EmbedLimits
 from .fragments import TraceFragment, TraceInput, compare_fragment, run_fragment
 from .sections import HtmlTable, task_change_sections, task_sections
@@ -62,26 +62,16 @@ def render_compare_html(
     return out.getvalue()
 
 
-def _run(report: Any, options: RenderOptions) -> str:
+def render_run(report: Any, options: RenderOptions) -> str:
+    """The page of a run from its report alone (no trace bodies: no timelines)."""
     return render_run_html(report, None, options)
 
 
-def _compare(comparison: Any, options: RenderOptions) -> str:
+def render_compare(comparison: Any, options: RenderOptions) -> str:
+    """The page of a comparison from the comparison alone (no trace bodies)."""
     return render_compare_html(comparison, None, options)
 
-
-# From a report alone the page has no trace bodies; a caller that has the traces
-# (needs_traces) streams them through HtmlReportWriter instead.
-RUN_RENDERER = Renderer(
-    "html", ".html", "run", "HTML report (one self-contained page)", _run, needs_traces=True
-)
-COMPARE_RENDERER = Renderer(
-    "html", ".html", "compare", "comparison as HTML (one page)", _compare, needs_traces=True
-)
-
 __all__ = [
-    "COMPARE_RENDERER",
-    "RUN_RENDERER",
     "EmbedLimits",
     "HtmlCompareWriter",
     "HtmlReportWriter",
@@ -89,7 +79,9 @@ __all__ = [
     "TraceFragment",
     "TraceInput",
     "compare_fragment",
+    "render_compare",
     "render_compare_html",
+    "render_run",
     "render_run_html",
     "run_fragment",
     "task_change_sections",

@@ -1,0 +1,354 @@
+"""Input units: what one worker decodes at a time (a JSONL line, a whole document, a
+range of JSONL lines, a session file), read by whoever processes them, in input order."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+from ..errors import InputError
+from ..io import (
+    JSONL_SUFFIXES,
+    READ_BUFFER,
+    Document,
+    Failure,
+    _looks_like_jsonl,
+    decode_bytes,
+    decode_json_bytes,
+    iter_jsonl,
+    read_document,
+    read_local,
+)
+from .remote import RemoteFile, open_remote
+from .walk import Entry, Location, suffix
+
+
+@dataclass(frozen=True, slots=True)
+class RawUnit:
+    """One input not decoded yet: a JSONL line (`line` set) or a whole document.
+
+    A whole file is carried by path (`data` None) so that whoever decodes it reads
+    it: a worker process, not the process that walks the inputs.
+    """
+
+    source_path: str
+    data: bytes | None
+    line: int | None = None
+    path: Location | None = None
+    hint: str = ""  # what trace ids derived from the file name start from
+
+    @property
+    def size(self) -> int:
+        """Bytes of input this unit holds (0 for a file carried by path)."""
+        return 0 if self.data is None else len(self.data)
+
+
+@dataclass(frozen=True, slots=True)
+class LineRange:
+    """The JSONL lines in bytes [start, end) of a file (`end` -1: to its end), the first
+    being line `line`. Cut at line starts by the process that walks the inputs and read
+    by whoever processes it, so the JSONL bytes need not pass through the parent."""
+
+    source_path: str
+    path: Location
+    start: int
+    end: int
+    line: int
+    hint: str = ""
+
+    @property
+    def size(self) -> int:
+        return max(self.end - self.start, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFile:
+    """A JSONL file that one adapter reads whole (`Adapter.convert_lines`: one file is one
+    session), streamed line by line by whoever processes it. From standard input the
+    lines come along (`lines`), as standard input cannot be read twice."""
+
+    source_path: str
+    path: Location | None
+    hint: str = ""
+    lines: tuple[tuple[int, bytes], ...] = ()
+
+    @property
+    def size(self) -> int:
+        return sum(len(raw) for _, raw in self.lines)
+
+
+Unit = RawUnit | LineRange | SessionFile | Failure
+# Whether two consecutive non-blank JSONL lines must stay in one unit (span exports).
+Joined = Callable[[bytes, bytes], bool]
+# Whether the first non-blank line of a JSONL file makes it a session file.
+Claims = Callable[[bytes], bool]
+
+
+def open_binary(path: Location) -> BinaryIO:
+    """A local file or URL opened for reading bytes; raises OSError."""
+    if isinstance(path, RemoteFile):
+        return open_remote(path)
+    return open(path, "rb", buffering=READ_BUFFER)
+
+
+def read_whole(path: Location) -> bytes:
+    """All bytes of a local file or URL; raises OSError."""
+    if isinstance(path, RemoteFile):
+        with open_remote(path) as handle:
+            return handle.read()
+    return read_local(path)
+
+
+def _cannot_read(name: str, exc: OSError, line: int | None = None) -> Failure:
+    return Failure(name, f"cannot read: {exc.strerror or exc}", line=line)
+
+
+def _newlines(data: bytes, few: int = 256) -> int:
+    """`data.count(b"\\n")`: found one by one (memchr) while they are few, as in a trace
+    per line, since counting a single byte scans ~10x slower."""
+    found, at = 0, data.find(b"\n")
+    while at >= 0:
+        found += 1
+        if found > few:
+            return data.count(b"\n")
+        at = data.find(b"\n", at + 1)
+    return found
+
+
+def line_ranges(
+    path: Location, name: str, target: int, joined: Joined, hint: str = ""
+) -> Iterator[LineRange | Failure]:
+    """A JSONL file as LineRanges of about `target` bytes, each cut at a line start.
+
+    A cut never falls between two non-blank lines (blank ones between them aside)
+    for which `joined(before, after)` holds. The bulk of a range is read in one
+    block and only its newlines counted; lines are looked at only around a cut.
+    """
+    start = offset = 0
+    line = number = 1  # first line of the range; line number at `offset`
+    last: bytes | None = None  # the last non-blank line before `offset`; None: not known
+    try:
+        with open_binary(path) as handle:
+            while True:
+                want = start + target - offset
+                if want > 0:
+                    block = handle.read(want)
+                    if not block:
+                        break
+                    rest = b"" if block.endswith(b"\n") else handle.readline()
+                    offset += len(block) + len(rest)
+                    number += _newlines(block) + rest.count(b"\n")
+                    if rest:
+                        tail = block[block.rfind(b"\n") + 1 :] + rest
+                    else:
+                        tail = block[block.rfind(b"\n", 0, len(block) - 1) + 1 :]
+                    last = None if tail.isspace() else tail
+                cut = False
+                for raw in handle:
+                    if not raw.isspace():  # what `raw.strip()` tests, without a copy
+                        cut = last is not None and not joined(last, raw)
+                        if cut:
+                            yield LineRange(name, path, start, offset, line, hint)
+                            start, line = offset, number
+                        last = raw
+                    offset += len(raw)
+                    number += 1
+                    if cut:
+                        break
+                if not cut:
+                    break
+    except OSError as exc:
+        if offset > start:
+            yield LineRange(name, path, start, offset, line, hint)
+        yield _cannot_read(name, exc)
+        return
+    if offset > start:
+        yield LineRange(name, path, start, offset, line, hint)
+
+
+def read_line_range(unit: LineRange) -> Iterator[RawUnit | Failure]:
+    """The non-blank lines of a LineRange as RawUnits, numbered as in the whole file."""
+    name, hint, end = unit.source_path, unit.hint, unit.end
+    try:
+        with open_binary(unit.path) as handle:
+            if unit.start:
+                handle.seek(unit.start)
+            offset, number = unit.start, unit.line
+            for raw in handle:
+                if not raw.isspace():
+                    yield RawUnit(name, raw, line=number, hint=hint)
+                offset += len(raw)
+                number += 1
+                if 0 <= end <= offset:
+                    break
+    except OSError as exc:
+        yield _cannot_read(name, exc)
+
+
+def session_lines(unit: SessionFile) -> Iterator[tuple[int, bytes] | Failure]:
+    """The non-blank lines of a session file with their line numbers, read one at a time."""
+    if unit.path is None:
+        yield from unit.lines
+        return
+    try:
+        with open_binary(unit.path) as handle:
+            for number, raw in enumerate(handle, start=1):
+                if not raw.isspace():
+                    yield number, raw
+    except OSError as exc:
+        yield _cannot_read(unit.source_path, exc)
+
+
+def _stdin_units(stdin: Any, entry: Entry, claims: Claims | None) -> Iterator[Unit]:
+    """Standard input, JSONL streamed line by line; anything else read whole.
+
+    Reads only until it can tell the two apart; the decision and the line numbers
+    are those `_looks_like_jsonl` and `bytes.splitlines` give on the whole input.
+    """
+    name, hint = entry.name, entry.hint
+    if stdin is None:
+        yield RawUnit(name, b"", hint=hint)
+        return
+    head: list[bytes] = []
+    non_blank = 0
+    for chunk in iter(stdin.readline, b""):
+        head.append(chunk)
+        non_blank += sum(1 for line in chunk.splitlines() if line.strip())
+        if non_blank >= 2:
+            break
+    prefix = b"".join(head)
+    if non_blank < 2 or not _looks_like_jsonl(prefix):
+        yield RawUnit(name, prefix + stdin.read(), hint=hint)
+        return
+    lines = _numbered(itertools.chain(head, iter(stdin.readline, b"")))
+    if claims is not None:
+        first = next(lines)
+        rest = itertools.chain((first,), lines)
+        if claims(first[1]):
+            yield SessionFile(name, None, hint, tuple(rest))
+            return
+        lines = rest
+    for number, raw in lines:
+        yield RawUnit(name, raw, line=number, hint=hint)
+
+
+def _numbered(chunks: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
+    number = 0
+    for chunk in chunks:
+        for raw in chunk.splitlines(keepends=True):
+            number += 1
+            if raw.strip():
+                yield number, raw
+
+
+def _jsonl_units(entry: Entry, claims: Claims | None) -> Iterator[Unit]:
+    name, hint, path = entry.name, entry.hint, entry.path
+    assert path is not None
+    try:
+        with open_binary(path) as handle:
+            for number, raw in enumerate(handle, start=1):
+                if raw.strip():
+                    if claims is not None:
+                        if claims(raw):
+                            yield SessionFile(name, path, hint)
+                            return
+                        claims = None
+                    yield RawUnit(name, raw, line=number, hint=hint)
+    except OSError as exc:
+        yield _cannot_read(name, exc)
+
+
+def _claimed(path: Location, claims: Claims) -> bool:
+    """Whether a JSONL file's first non-blank line makes it a session (False if unreadable:
+    reading it again reports the problem)."""
+    try:
+        with open_binary(path) as handle:
+            for raw in handle:
+                if not raw.isspace():
+                    return claims(raw)
+    except OSError:
+        return False
+    return False
+
+
+def iter_units(
+    entries: Iterable[Entry | Failure],
+    stdin: Any = None,
+    range_bytes: int = 0,
+    joined: Joined | None = None,
+    claims: Claims | None = None,
+) -> Iterator[Unit]:
+    """Every input unit of the given entries, in order.
+
+    Reading is incremental: a JSONL file or JSONL on standard input is never held
+    whole. With `range_bytes` (and `joined`, see `line_ranges`), a local JSONL file comes
+    as LineRanges instead of lines; a JSONL file behind a URL always comes as one
+    LineRange, read by the worker. With `claims`, a JSONL file whose first non-blank
+    line it claims comes as one SessionFile.
+    """
+    items = list(entries) if not isinstance(entries, list) else entries
+    for index, item in enumerate(items):
+        if isinstance(item, Failure):
+            yield item
+            continue
+        path = item.path
+        if path is None:
+            yield from _stdin_units(stdin, item, claims)
+        elif suffix(item.name) not in JSONL_SUFFIXES:
+            yield RawUnit(item.name, None, path=path, hint=item.hint)
+        elif claims is not None and _claimed(path, claims):
+            yield SessionFile(item.name, path, item.hint)
+        elif isinstance(path, RemoteFile):
+            yield LineRange(item.name, path, 0, -1, 1, item.hint)
+        elif range_bytes > 0 and joined is not None and _alone(items, index):
+            yield from line_ranges(path, item.name, range_bytes, joined, item.hint)
+        else:
+            yield from _jsonl_units(item, None)
+
+
+def _alone(items: list[Entry | Failure], index: int) -> bool:
+    """No neighbour has the same name: export lines of one name next to each other are
+    joined across the two files, so such files are read line by line."""
+    name = _name(items[index])
+    return all(
+        not 0 <= other < len(items) or _name(items[other]) != name
+        for other in (index - 1, index + 1)
+    )
+
+
+def _name(item: Entry | Failure) -> str:
+    return item.source_path if isinstance(item, Failure) else item.name
+
+
+def decode_unit(unit: RawUnit, keep_text: bool = False) -> list[Document | Failure]:
+    """Decode one unit into its documents; a Failure (with the JSONL line, if any) for each
+    part that is not valid JSON."""
+    name = unit.source_path
+    data = unit.data
+    if data is None:
+        assert unit.path is not None
+        try:
+            data = read_whole(unit.path)
+        except OSError as exc:
+            return [_cannot_read(name, exc)]
+    if unit.line is not None:
+        return [decode_line(name, unit.line, data, keep_text)]
+    try:
+        return [read_document(data, name, keep_text)]
+    except InputError as exc:
+        # The OpenTelemetry Collector's file exporter writes one JSON object per line
+        # into a `.json` file: read such a file as JSON Lines.
+        if unit.path is not None and _looks_like_jsonl(data):
+            return list(iter_jsonl(data.splitlines(keepends=True), name, keep_text))
+        return [Failure(name, str(exc))]
+
+
+def decode_line(name: str, number: int, data: bytes, keep_text: bool) -> Document | Failure:
+    """One JSONL line as a Document, or a Failure naming the line."""
+    try:
+        text = decode_bytes(data) if keep_text else None
+        return Document(name, decode_json_bytes(data), line=number, start_line=number, text=text)
+    except InputError as exc:
+        return Failure(name, str(exc), line=number)

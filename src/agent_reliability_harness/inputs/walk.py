@@ -1,0 +1,229 @@
+"""The files a run reads: arguments expanded (directories walked, URLs listed) into
+entries, each with the name reports show and the name hint trace ids derive from."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..errors import InputError
+from ..io import STDIN, STDIN_NAME, TRACE_SUFFIXES, Failure, display_path
+from .remote import RemoteFile, expand_url, is_url
+
+# A local file is named by its path as given (a str: cheaper than a Path per file).
+Location = str | RemoteFile
+# (name shown, path, path relative to the argument it was found under), before hints.
+_Found = tuple[str, Location | None, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One input file: `name` as reports show it, `path` (None: standard input) and `hint`,
+    the name that trace ids derived from the file start from (see `name_hints`)."""
+
+    name: str
+    path: Location | None
+    hint: str = ""
+
+
+def suffix(name: str) -> str:
+    """`PurePath(name).suffix`, without building a path."""
+    base = name.rsplit("/", 1)[-1]
+    at = base.rfind(".")
+    return base[at:] if 0 < at < len(base) - 1 else ""
+
+
+def stem(name: str) -> str:
+    """`PurePath(name).stem`, or "trace" for an empty one."""
+    base = name.rsplit("/", 1)[-1]
+    ext = suffix(base)
+    return (base[: -len(ext)] if ext else base) or "trace"
+
+
+def expand_paths(paths: Iterable[str], suffixes: Sequence[str] = ()) -> list[Entry | Failure]:
+    """Every input file of the arguments, in order: `-` is standard input, a directory is
+    walked recursively in sorted order for *.json, *.jsonl and `suffixes`, a URL is read
+    through fsspec. A Failure stands in for an argument that cannot be read."""
+    wanted = tuple(dict.fromkeys((*TRACE_SUFFIXES, *suffixes)))
+    cwd = _cwd()
+    found: list[_Found | Failure] = []
+    for raw in paths:
+        if raw == STDIN:
+            found.append((STDIN_NAME, None, STDIN_NAME))
+        elif is_url(raw):
+            found.extend(_url_entries(raw, wanted))
+        else:
+            found.extend(_local_entries(raw, wanted, cwd))
+    return name_hints(found)
+
+
+def _cwd() -> str | None:
+    try:
+        return os.getcwd()
+    except OSError:
+        return None
+
+
+def _url_entries(raw: str, wanted: tuple[str, ...]) -> list[_Found | Failure]:
+    try:
+        files = expand_url(raw, wanted)
+    except InputError as exc:
+        return [Failure(raw, str(exc))]
+    except OSError as exc:
+        return [Failure(raw, f"cannot read: {exc.strerror or exc}")]
+    if not files:
+        return [Failure(raw, f"no {_listing(wanted)} files found")]
+    return [(name, file, rel) for name, file, rel in files]
+
+
+def _local_entries(raw: str, wanted: tuple[str, ...], cwd: str | None) -> list[_Found | Failure]:
+    name = display_path(raw, cwd)
+    try:
+        is_dir = os.path.isdir(raw)
+        exists = is_dir or os.path.exists(raw)
+    except ValueError:  # an embedded NUL byte
+        exists = False
+    if not exists:
+        return [Failure(name, "no such file or directory")]
+    if not is_dir:
+        return [(name, raw, name)]
+    # Names are joined, not looked up per file (no getcwd per file); only a directory
+    # above the working directory needs each file's own display_path.
+    shown_base = "" if name == "." else name if name.endswith("/") else name + "/"
+    above_cwd = (
+        cwd is not None
+        and os.path.isabs(raw)
+        and cwd.startswith(os.path.join(os.path.abspath(raw), ""))
+    )
+    top = raw if raw.endswith("/") else raw + "/"
+    out: list[_Found | Failure] = []
+    for rel, problem in _walk(raw, wanted):
+        if problem is not None:
+            out.append(Failure(shown_base + rel if rel else name, problem))
+            continue
+        path = top + rel
+        shown = display_path(path, cwd) if above_cwd else shown_base + rel
+        out.append((shown, path, rel))
+    if not out:
+        out.append(Failure(name, f"directory contains no {_listing(wanted)} files"))
+    return out
+
+
+def _listing(wanted: tuple[str, ...]) -> str:
+    names = [f"*{s}" for s in wanted]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _walk(top: str, wanted: tuple[str, ...]) -> list[tuple[str, str | None]]:
+    """(relative path "a/b.json", None) for each wanted file under `top`, and (relative
+    path of the directory, problem) for each that cannot be listed (never skipped
+    silently), in the order of their path components. Real subdirectories are entered,
+    symlinked ones not; symlinked files are kept. One scandir per directory, no stat
+    per regular file."""
+    found: list[tuple[list[str], str, str | None]] = []
+    pending: list[tuple[str, str]] = [(top, "")]
+    while pending:
+        directory, prefix = pending.pop()
+        try:
+            with os.scandir(directory) as listing:
+                for entry in listing:
+                    rel = prefix + entry.name
+                    if _is_real_dir(entry):
+                        pending.append((entry.path, rel + "/"))
+                    elif _wanted(entry.name, wanted) and _is_file(entry):
+                        found.append((rel.split("/"), rel, None))
+        except OSError as exc:
+            rel = prefix[:-1]
+            found.append(
+                (rel.split("/") if rel else [], rel, f"cannot read: {exc.strerror or exc}")
+            )
+    found.sort(key=lambda item: item[0])
+    return [(rel, problem) for _, rel, problem in found]
+
+
+def _wanted(name: str, suffixes: tuple[str, ...]) -> bool:
+    """A file name ending in one of the suffixes after at least one other character (as
+    `PurePath.suffix` sees it: ".json" alone is a name, not a suffix)."""
+    return name.endswith(suffixes) and any(
+        name.endswith(s) and len(name) > len(s) for s in suffixes
+    )
+
+
+def _is_real_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def total_bytes(paths: Iterable[str]) -> int | None:
+    """The inputs' size for a progress bar; None when standard input or a URL is read."""
+    total = 0
+    for item in expand_paths(paths):
+        if isinstance(item, Failure):
+            continue
+        if not isinstance(item.path, str):
+            return None
+        with contextlib.suppress(OSError):
+            total += os.stat(item.path).st_size
+    return total
+
+
+def name_hints(found: list[_Found | Failure]) -> list[Entry | Failure]:
+    """Give each file its name hint: its stem, unless another file of the run has the same
+    stem; those are named by their path relative to the directory given (`a/run` for
+    `a/run.json`), else by the path shown without suffix, else by the path shown."""
+    groups: dict[str, set[str]] = {}
+    for item in found:
+        if not isinstance(item, Failure):
+            groups.setdefault(stem(item[0]), set()).add(item[0])
+    chosen = {next(iter(names)): key for key, names in groups.items() if len(names) == 1}
+    colliding = [f for f in found if not isinstance(f, Failure) and f[0] not in chosen]
+    for level in (_rel_without_suffix, _name_without_suffix, _shown):
+        counts: dict[str, set[str]] = {}
+        for item in colliding:
+            counts.setdefault(level(item), set()).add(item[0])
+        for item in colliding:
+            if item[0] not in chosen and len(counts[level(item)]) == 1:
+                chosen[item[0]] = level(item)
+    return [
+        item if isinstance(item, Failure) else Entry(item[0], item[1], chosen.get(item[0], item[0]))
+        for item in found
+    ]
+
+
+def _without_suffix(text: str) -> str:
+    ext = suffix(text)
+    return text[: -len(ext)] if ext else text
+
+
+def _rel_without_suffix(item: _Found) -> str:
+    return _without_suffix(item[2])
+
+
+def _name_without_suffix(item: _Found) -> str:
+    return _without_suffix(item[0])
+
+
+def _shown(item: _Found) -> str:
+    return item[0]
+
+
+__all__ = [
+    "Entry",
+    "Location",
+    "expand_paths",
+    "name_hints",
+    "stem",
+    "suffix",
+    "total_bytes",
+]

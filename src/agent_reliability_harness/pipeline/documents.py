@@ -1,0 +1,373 @@
+"""Load -> adapt -> parse: input units in, parsed traces (with where they were read) out,
+in input order, with an InputFailure in place of each input that cannot be mapped.
+
+Span exports split across consecutive JSONL lines are joined here; session files go
+whole to their adapter; canonical traces skip the dict stage when nothing needs it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import re2
+
+from .. import adapters
+from ..adapters import AUTO, Adapter, Identity
+from ..errors import InputError, TraceError
+from ..inputs import (
+    Claims,
+    LineRange,
+    RawUnit,
+    SessionFile,
+    Unit,
+    decode_line,
+    decode_unit,
+    read_line_range,
+    read_whole,
+    session_lines,
+    stem,
+)
+from ..io import Document, Failure, decode_json_bytes, read_small, start_line
+from ..models.report import InputFailure
+from ..models.trace import Trace, decode_trace_json, parse_trace
+from ..positions import locate_traces
+
+# Canonical trace files from this size up are read a chunk of steps at a time. Below it,
+# reading the file whole is as fast and the trace is small enough to hold.
+STREAM_MIN_BYTES = 8 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A parsed trace, where it was read, and where a problem with it is reported."""
+
+    trace: Trace
+    source_path: str
+    source_line: int | None = None
+    step_lines: tuple[int, ...] = ()  # start line of each step; empty unless asked for
+    line: int | None = None  # JSONL line, for an error about this trace
+    index: int | None = None  # position in its document when it holds several
+
+    def failure(self, message: str) -> InputFailure:
+        return InputFailure(self.source_path, message, line=self.line, index=self.index)
+
+
+@dataclass(frozen=True, slots=True)
+class BigFile:
+    """A local canonical-trace candidate too big to read whole: the evaluator streams it
+    (`Reader.whole_data` reads it whole if the stream declines)."""
+
+    unit: RawUnit
+
+
+Item = Loaded | InputFailure | BigFile
+
+# Any of adapters.EXPORT_MARKERS, found in one RE2 scan (~2x faster than three substring
+# searches for needles that start with a quote, the commonest byte of JSON).
+_MARKERS = re2.compile(b"|".join(re.escape(marker) for marker in adapters.EXPORT_MARKERS))
+
+
+def export_line(raw: bytes) -> bool:
+    """Whether a JSONL line is one batch of a span export (decoded to be sure: a line that
+    merely holds a `data` or `object` key is not one)."""
+    if _MARKERS.search(raw) is None:
+        return False
+    try:
+        return adapters.export_kind(decode_json_bytes(raw)) is not None
+    except InputError:
+        return False
+
+
+def lines_joined(before: bytes, after: bytes) -> bool:
+    """Whether two consecutive JSONL lines must be read by one worker (a span export split
+    across batches); decides only where inputs are cut, never what they mean."""
+    return export_line(before) and export_line(after)
+
+
+def session_adapters(fmt: str) -> tuple[Adapter, ...]:
+    """Adapters that read a JSONL file whole (one file = one session) for this --format."""
+    chosen = (
+        adapters.ADAPTERS if fmt == AUTO else tuple(a for a in adapters.ADAPTERS if a.name == fmt)
+    )
+    return tuple(a for a in chosen if a.detect_line is not None and a.convert_lines is not None)
+
+
+def claims_for(fmt: str) -> Claims | None:
+    """The test that singles out session files by their first non-blank line (None: this
+    --format reads no session files)."""
+    sessions = session_adapters(fmt)
+    if not sessions:
+        return None
+
+    def claims(raw: bytes) -> bool:
+        try:
+            value = decode_json_bytes(raw)
+        except InputError:
+            return False
+        return _session_adapter(sessions, value) is not None
+
+    return claims
+
+
+def _session_adapter(sessions: tuple[Adapter, ...], value: Any) -> Adapter | None:
+    return next((a for a in sessions if a.detect_line is not None and a.detect_line(value)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class Hinted:
+    """A decoded document with the name hint of its file (for traces named after it)."""
+
+    document: Document
+    hint: str = ""
+
+
+def coalesce(pieces: Iterable[Any]) -> Iterator[Any]:
+    """Join consecutive JSONL documents of one file that are batches of one span export
+    (OTLP or Agents SDK) into one Hinted document, so a trace split across batches
+    converts whole; everything else passes through in order. Only real batches are
+    held (a line that merely has a `data` or `object` key is not one)."""
+    batch: list[Hinted] = []
+    kind: str | None = None
+    for piece in pieces:
+        found = None
+        if isinstance(piece, Hinted) and piece.document.line is not None:
+            found = adapters.export_kind(piece.document.value)
+        if batch and (found != kind or piece.document.source_path != batch[0].document.source_path):
+            yield _joined_batch(kind, batch)
+            batch = []
+        if found is not None:
+            kind = found
+            batch.append(piece)
+        else:
+            yield piece
+    if batch:
+        yield _joined_batch(kind, batch)
+
+
+def _joined_batch(kind: str | None, batch: list[Hinted]) -> Hinted:
+    if len(batch) == 1:
+        return batch[0]
+    assert kind is not None
+    first = batch[0].document
+    merged = adapters.merge_exports(kind, [piece.document.value for piece in batch])
+    return Hinted(Document(first.source_path, merged, start_line=first.start_line), batch[0].hint)
+
+
+def unit_documents(units: Iterable[Unit]) -> Iterator[Hinted | InputFailure | SessionFile]:
+    """Every document of the units, decoded (no fast path), with its file's name hint;
+    session files are passed on whole. For `arh convert`; coalesce() them."""
+    for unit in units:
+        if isinstance(unit, Failure):
+            yield InputFailure(unit.source_path, unit.message, line=unit.line)
+        elif isinstance(unit, SessionFile):
+            yield unit
+        else:
+            parts = read_line_range(unit) if isinstance(unit, LineRange) else (unit,)
+            for part in parts:
+                if isinstance(part, Failure):
+                    yield InputFailure(part.source_path, part.message, line=part.line)
+                    continue
+                for document in decode_unit(part):
+                    if isinstance(document, Failure):
+                        yield InputFailure(
+                            document.source_path, document.message, line=document.line
+                        )
+                    else:
+                        yield Hinted(document, part.hint)
+
+
+class Reader:
+    """Turns units into Items; one per worker. `size` counts the input bytes read."""
+
+    def __init__(
+        self,
+        fmt: str = AUTO,
+        identity: Identity | None = None,
+        with_positions: bool = False,
+        stream_big: bool = False,
+    ) -> None:
+        self.fmt = fmt
+        self.identity = identity
+        self.with_positions = with_positions
+        # Canonical traces may skip the dict stage (models.trace.decode_trace_json) when
+        # nothing about the run needs the decoded document itself.
+        self.direct = fmt in (AUTO, "arh") and identity is None and not with_positions
+        self.stream_big = stream_big and self.direct
+        self.sessions = session_adapters(fmt)
+        self.size = 0
+
+    def items(self, units: Iterable[Unit]) -> Iterator[Item]:
+        """The Items of consecutive units, in order."""
+        yield from self._resolve(coalesce(self._pieces(units)))
+
+    def _resolve(self, pieces: Iterable[Any]) -> Iterator[Item]:
+        for piece in pieces:
+            if isinstance(piece, Hinted):
+                yield from self.traces(piece.document, piece.hint)
+            else:
+                yield piece
+
+    def _pieces(self, units: Iterable[Unit | RawUnit]) -> Iterator[Any]:
+        for unit in units:
+            if isinstance(unit, LineRange):
+                yield from self._pieces(read_line_range(unit))
+            elif isinstance(unit, Failure):
+                yield InputFailure(unit.source_path, unit.message, line=unit.line)
+            elif isinstance(unit, SessionFile):
+                yield from self._session(unit)
+            elif unit.line is not None and unit.data is not None:
+                yield self._line(unit)
+            else:
+                yield from self._whole(unit)
+
+    def _line(self, unit: RawUnit) -> Any:
+        data, line = unit.data, unit.line
+        assert data is not None and line is not None
+        self.size += len(data)
+        if self.direct:
+            trace = decode_trace_json(data)
+            if trace is not None:
+                return Loaded(trace, unit.source_path, line, line=line)
+        document = decode_line(unit.source_path, line, data, self.with_positions)
+        if isinstance(document, Failure):
+            return InputFailure(document.source_path, document.message, line=document.line)
+        return Hinted(document, unit.hint)
+
+    def _whole(self, unit: RawUnit) -> Iterator[Any]:
+        data, path = unit.data, unit.path
+        if data is None:
+            assert path is not None
+            try:
+                if self.stream_big and isinstance(path, str):
+                    data = read_small(path, STREAM_MIN_BYTES)
+                    if data is None:
+                        yield BigFile(unit)
+                        return
+                else:
+                    data = read_whole(path)
+            except OSError as exc:
+                yield InputFailure(unit.source_path, f"cannot read: {exc.strerror or exc}")
+                return
+        yield from self._whole_pieces(unit, data)
+
+    def whole_data(self, unit: RawUnit, data: bytes) -> Iterator[Item]:
+        """The Items of a whole document given its bytes (a big file read after all)."""
+        yield from self._resolve(coalesce(self._whole_pieces(unit, data)))
+
+    def _whole_pieces(self, unit: RawUnit, data: bytes) -> Iterator[Any]:
+        self.size += len(data)
+        if self.direct:
+            trace = decode_trace_json(data)
+            if trace is not None:
+                line = start_line(data)
+                del data  # a big file's bytes are not needed while its trace is evaluated
+                yield Loaded(trace, unit.source_path, line)
+                return
+        whole = RawUnit(unit.source_path, data, path=unit.path)
+        del data
+        for document in decode_unit(whole, self.with_positions):
+            if isinstance(document, Failure):
+                yield InputFailure(document.source_path, document.message, line=document.line)
+            else:
+                yield Hinted(document, unit.hint)
+
+    def traces(self, document: Document, hint: str = "") -> Iterator[Item]:
+        """The traces of one decoded document (adapted, then parsed)."""
+        path, line = document.source_path, document.line
+        base = hint or stem(path)
+        try:
+            name = base if line is None else f"{base}-{line}"
+            candidates = adapters.to_canonical(document.value, self.fmt, name, self.identity)
+        except InputError as exc:
+            yield InputFailure(path, str(exc), line=line)
+            return
+        many = len(candidates) > 1 or isinstance(document.value, list)
+        located = locate_traces(document, candidates)
+        for index, candidate in enumerate(candidates):
+            at = index if many else None
+            try:
+                trace = parse_trace(candidate)
+            except TraceError as exc:
+                yield InputFailure(path, str(exc), line=line, index=at)
+                continue
+            if located is None:
+                yield Loaded(trace, path, None if many else document.start_line, (), line, at)
+                continue
+            start, step_lines = located[index]
+            if len(step_lines) != len(trace.steps):
+                step_lines = ()
+            yield Loaded(trace, path, start, step_lines, line, at)
+
+    def _session(self, unit: SessionFile) -> Iterator[Any]:
+        """A session file's traces (or, if no adapter claims it after all, its lines)."""
+        for piece in self.session_candidates(unit):
+            if not isinstance(piece, tuple):
+                yield piece
+                continue
+            first_line, candidates = piece
+            many = len(candidates) > 1
+            for index, candidate in enumerate(candidates):
+                at = index if many else None
+                try:
+                    trace = parse_trace(candidate)
+                except TraceError as exc:
+                    yield InputFailure(unit.source_path, str(exc), index=at)
+                    continue
+                yield Loaded(trace, unit.source_path, first_line, (), None, at)
+
+    def session_candidates(
+        self, unit: SessionFile
+    ) -> Iterator[InputFailure | Hinted | tuple[int, list[Any]]]:
+        """A session file read line by line into its adapter's `convert_lines`: the lines
+        that cannot be read, then (first line number, canonical trace objects). When no
+        session adapter claims its first line after all, its lines as documents."""
+        failures: list[InputFailure] = []
+        lines = self._session_values(unit, failures)
+        first = next(lines, None)
+        adapter = None if first is None else _session_adapter(self.sessions, first[1])
+        if first is None or adapter is None:  # no session after all: read it as JSONL
+            yield from self._plain_lines(unit)
+            return
+        name = unit.hint or stem(unit.source_path)
+        try:
+            candidates = adapters.convert_session(
+                adapter, _chain(first, lines), name, self.identity
+            )
+        except InputError as exc:
+            yield from failures
+            yield InputFailure(unit.source_path, str(exc))
+            return
+        yield from failures
+        yield first[0], candidates
+
+    def _plain_lines(self, unit: SessionFile) -> Iterator[InputFailure | Hinted]:
+        for item in session_lines(unit):
+            if isinstance(item, Failure):
+                yield InputFailure(item.source_path, item.message, line=item.line)
+                continue
+            document = decode_line(unit.source_path, item[0], item[1], self.with_positions)
+            if isinstance(document, Failure):
+                yield InputFailure(document.source_path, document.message, line=document.line)
+            else:
+                yield Hinted(document, unit.hint)
+
+    def _session_values(
+        self, unit: SessionFile, failures: list[InputFailure]
+    ) -> Iterator[tuple[int, Any]]:
+        for item in session_lines(unit):
+            if isinstance(item, Failure):
+                failures.append(InputFailure(item.source_path, item.message, line=item.line))
+                continue
+            number, raw = item
+            self.size += len(raw)
+            try:
+                yield number, decode_json_bytes(raw)
+            except InputError as exc:
+                failures.append(InputFailure(unit.source_path, str(exc), line=number))
+
+
+def _chain(first: tuple[int, Any], rest: Iterator[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+    yield first
+    yield from rest

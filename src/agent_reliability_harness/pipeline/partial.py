@@ -1,0 +1,145 @@
+"""Partials (the results of consecutive input units, as a worker sends them back) and the
+one function that merges them, in input order, into the run's result and its sinks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Protocol
+
+from ..models.report import InputFailure, Section, Summary, SummaryBuilder, TraceReport
+from ..models.trace import Trace
+from .plan import Accumulator, Needs, TraceView, WorkPlan
+
+
+@dataclass(slots=True)
+class Partial:
+    """What the sinks need of consecutive input units: summary counts and each trace's
+    score in input order (summed in that order, so the average is the same float
+    whichever executor ran them), input failures, the pieces and section states the
+    plan asked for, and the TraceReports only when a sink keeps them."""
+
+    size: int = 0  # input bytes read (for progress)
+    passed: int = 0
+    scores: list[float] = field(default_factory=list)
+    severities: dict[str, int] = field(default_factory=dict)
+    categories: dict[str, int] = field(default_factory=dict)
+    failures: list[InputFailure] = field(default_factory=list)
+    reports: list[TraceReport] = field(default_factory=list)
+    pieces: dict[str, list[str]] = field(default_factory=dict)
+    sections: dict[str, Accumulator] = field(default_factory=dict)
+
+    @property
+    def traces(self) -> int:
+        return len(self.scores)
+
+
+class PartialBuilder:
+    """Builds one Partial from reports and failures as they come (in a worker)."""
+
+    def __init__(self, plan: WorkPlan) -> None:
+        needs = plan.needs
+        self.partial = Partial(
+            pieces={spec.name: [] for spec in needs.pieces},
+            sections={spec.key: spec.factory() for spec in needs.sections},
+        )
+        self._pieces = tuple((spec.encode, self.partial.pieces[spec.name]) for spec in needs.pieces)
+        self._states = tuple(self.partial.sections.values())
+        self._keep = needs.keep_reports
+        self._views = bool(self._pieces or self._states)
+
+    def add(self, report: TraceReport, trace: Trace | None) -> None:
+        partial = self.partial
+        partial.passed += report.passed
+        partial.scores.append(report.score)
+        severities, categories = partial.severities, partial.categories
+        for finding in report.findings:
+            severity = finding.severity.value
+            severities[severity] = severities.get(severity, 0) + 1
+            categories[finding.category] = categories.get(finding.category, 0) + 1
+        if self._keep:
+            partial.reports.append(report)
+        if self._views:
+            view = TraceView(report, trace)
+            for encode, texts in self._pieces:
+                texts.append(encode(view))
+            for state in self._states:
+                state.add(view)
+
+    def fail(self, failure: InputFailure) -> None:
+        self.partial.failures.append(failure)
+
+
+@dataclass(frozen=True, slots=True)
+class RunResult:
+    """A finished run: its summary, how many inputs could not be read, its sections, and
+    whether every sink wrote its output. `passed` is the exit decision."""
+
+    policy_id: str
+    summary: Summary
+    input_errors: int
+    sections: tuple[Section, ...] = ()
+    written: bool = True
+
+    @property
+    def empty(self) -> bool:
+        """No trace at all, and no input error to explain why."""
+        return self.summary.total_traces == 0 and self.input_errors == 0
+
+    def passed(self, allow_empty: bool = False) -> bool:
+        """Every trace passed, every input was read and every output written; a run with
+        no trace at all passes only when that is allowed."""
+        if self.empty and not allow_empty:
+            return False
+        return not self.input_errors and self.summary.failed_traces == 0 and self.written
+
+
+class Sink(Protocol):
+    """Takes each Partial as it arrives (in input order), then the run's result. Streaming
+    sinks (console, JSON report, error lines) write as they go, so memory stays flat in
+    the number of traces; `needs` says what the workers must produce for it."""
+
+    needs: Needs
+
+    def add(self, partial: Partial) -> None: ...
+
+    def finish(self, result: RunResult) -> bool:
+        """Complete the output; False when it could not be written."""
+        ...
+
+
+def merge(
+    partials: Iterable[Partial],
+    sinks: Sequence[Sink] = (),
+    policy_id: str = "",
+    sections: Sequence[Section] = (),
+) -> RunResult:
+    """THE merge: partials in input order -> the run's summary and sections, each partial
+    handed to every sink as it comes; then each sink finishes. Reports are byte-identical
+    whichever executor produced the partials, because this is the only place they meet.
+    `sections` are given ones (known before the run, such as policy warnings); they come
+    before those the accumulators build."""
+    summary = SummaryBuilder()
+    failures = 0
+    states: dict[str, Accumulator] = {}
+    for partial in partials:
+        failures += len(partial.failures)
+        summary.add_many(partial.passed, partial.scores, partial.severities, partial.categories)
+        for key, state in partial.sections.items():
+            if key in states:
+                states[key].merge(state)
+            else:
+                states[key] = state
+        for sink in sinks:
+            sink.add(partial)
+    built = (state.finish() for state in states.values())
+    result = RunResult(
+        policy_id,
+        summary.build(),
+        failures,
+        (*sections, *(section for section in built if section is not None)),
+    )
+    written = True
+    for sink in sinks:
+        written &= sink.finish(result)
+    return replace(result, written=written)

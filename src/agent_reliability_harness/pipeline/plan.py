@@ -1,0 +1,107 @@
+"""What every executor's workers are given (a WorkPlan: policies, options and the per-trace
+extensions that sinks asked for) and the extension points themselves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..adapters import AUTO, Identity
+from ..models.policy import Policy
+from ..models.report import Section, TraceReport
+from ..models.trace import Trace
+from ..scoring import DEFAULT_FAIL_UNDER
+
+
+@dataclass(frozen=True, slots=True)
+class TraceView:
+    """What per-trace extensions see: the report, and the trace it judged (None when the
+    trace was too big to hold and was evaluated a chunk of steps at a time)."""
+
+    report: TraceReport
+    trace: Trace | None
+
+
+class Accumulator(Protocol):
+    """Per-trace state that a run-level report section is built from, mergeable in input
+    order: each worker feeds one per partial with `add`; the parent `merge`s the
+    partials' states in input order and calls `finish` once. Implementations must be
+    picklable (they travel from process-pool and Dask workers)."""
+
+    def add(self, view: TraceView) -> None:
+        """One trace, in input order within the partial."""
+
+    def merge(self, later: Accumulator) -> None:
+        """Fold in the state of the inputs right after this one's."""
+
+    def finish(self) -> Section | None:
+        """The section (None: nothing to say, and the report keeps its v1 bytes)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SectionSpec:
+    """A run-level section: `factory()` makes an empty Accumulator (a class or another
+    importable callable, so that workers can make one)."""
+
+    key: str
+    factory: Callable[[], Accumulator]
+
+
+@dataclass(frozen=True, slots=True)
+class PieceSpec:
+    """A per-trace text made where the trace is evaluated (a worker) and handed to the
+    sinks in input order (`Partial.pieces[name]`): the JSON report element, the console
+    block, or a trace body for an HTML report. `encode` must be importable."""
+
+    name: str
+    encode: Callable[[TraceView], str]
+
+
+@dataclass(frozen=True, slots=True)
+class Needs:
+    """What a sink needs from the workers beyond the counts every partial carries."""
+
+    pieces: tuple[PieceSpec, ...] = ()
+    keep_reports: bool = False  # the TraceReports themselves (whole-run renderers)
+    positions: bool = False  # line numbers of traces and steps (SARIF)
+    sections: tuple[SectionSpec, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class WorkPlan:
+    """Everything a worker needs to turn units into a Partial; picklable (policies
+    included) so it can be sent to process-pool and Dask workers."""
+
+    policies: tuple[Policy, ...]
+    fail_under: float = DEFAULT_FAIL_UNDER
+    fmt: str = AUTO
+    identity: Identity | None = None
+    needs: Needs = Needs()
+
+
+def combine(needs: list[Needs], sections: tuple[SectionSpec, ...] = ()) -> Needs:
+    """Everything several sinks (and the registered sections) need, without repeats."""
+    pieces = {p.name: p for n in needs for p in n.pieces}
+    specs = {s.key: s for s in (*sections, *(s for n in needs for s in n.sections))}
+    return Needs(
+        pieces=tuple(pieces.values()),
+        keep_reports=any(n.keep_reports for n in needs),
+        positions=any(n.positions for n in needs),
+        sections=tuple(specs.values()),
+    )
+
+
+# Sections every run builds (issue 16's per-task statistics register here); each
+# accumulator's finish() returns None when it has nothing to say.
+_SECTIONS: dict[str, SectionSpec] = {}
+
+
+def register_section(spec: SectionSpec) -> None:
+    """Add a run-level section to every run (same key: replaced)."""
+    _SECTIONS[spec.key] = spec
+
+
+def registered_sections() -> tuple[SectionSpec, ...]:
+    """The registered sections, in registration order."""
+    return tuple(_SECTIONS.values())

@@ -1,0 +1,109 @@
+"""`compare`: a baseline report against a candidate (another report, or traces validated
+now through the pipeline), the gate decision and the compare outputs."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from ..compare import Comparison, GateOptions, check_unique_ids, compare
+from ..errors import ReportError
+from ..io import display_path, read_bytes
+from ..models.baseline import read_report
+from ..models.policy import Policy
+from ..models.report import RunReport
+from ..render import Renderer, RenderOptions, get_renderer
+from .executors import Executor
+from .partial import Sink
+from .run import RunOptions, run
+from .sinks import ErrorSink, Messages, ReportSink, write_output
+
+EMPTY_CANDIDATE = "no traces found in the given paths: every baseline trace counts as removed"
+
+
+def read_run_report(path: str, stdin: Any = None) -> tuple[RunReport, bytes]:
+    """A report file (`-`: standard input) and its bytes; ReportError naming file and field."""
+    name = display_path(path)
+    try:
+        data = read_bytes(path, stdin)
+    except OSError as exc:
+        raise ReportError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    return read_report(data, name), data
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """The candidate side: its report, whether all its inputs were read, and its text
+    when it was given as a report (saved as given by --candidate-json-out)."""
+
+    report: RunReport
+    ok: bool = True
+    text: str | None = None
+
+
+def validate_candidate(
+    paths: Sequence[str],
+    policies: Sequence[Policy],
+    options: RunOptions,
+    messages: Messages,
+    *,
+    executor: Executor | None = None,
+    stdin: Any = None,
+) -> Candidate:
+    """Validate PATH... now (streamed, on any executor); unreadable inputs are reported
+    through `messages`. ReportError when one trace_id is judged twice."""
+    collector = ReportSink()
+    errors = ErrorSink(messages, options.allow_empty, empty_warning=EMPTY_CANDIDATE)
+    sinks: list[Sink] = [errors, collector]
+    result = run(paths, policies, sinks, options=options, executor=executor, stdin=stdin)
+    assert collector.run is not None
+    check_unique_ids(collector.run)
+    ok = result.input_errors == 0 and (options.allow_empty or not result.empty)
+    return Candidate(collector.run, ok)
+
+
+def given_candidate(path: str, stdin: Any = None) -> Candidate:
+    """A candidate given as a report file."""
+    report, data = read_run_report(path, stdin)
+    return Candidate(report, True, data.decode("utf-8-sig"))
+
+
+@dataclass(frozen=True, slots=True)
+class CompareOutputs:
+    """Where the comparison goes: `stdout` (the console text unless `quiet`, and any
+    output given as `-`), files by renderer, and the candidate saved as a report."""
+
+    stdout: TextIO
+    quiet: bool = False
+    color: bool = False
+    files: Sequence[tuple[Renderer, str]] = ()
+    candidate_json: str | None = None
+    tool_version: str = "0"
+
+
+def gate(
+    baseline: RunReport,
+    candidate: Candidate,
+    options: GateOptions,
+    outputs: CompareOutputs,
+    messages: Messages,
+) -> tuple[Comparison, bool]:
+    """Compare, write every output, and decide: True when the gate passes, every
+    candidate input was read and every output written."""
+    comparison = compare(baseline, candidate.report, options)
+    if not outputs.quiet:
+        shown = RenderOptions(tool_version=outputs.tool_version, color=outputs.color)
+        outputs.stdout.write(get_renderer("compare", "console").render(comparison, shown))
+    written = True
+    plain = RenderOptions(outputs.tool_version)
+    for renderer, target in outputs.files:
+        text = renderer.render(comparison, plain)
+        written &= write_output(target, (text,), outputs.stdout, messages)
+    if outputs.candidate_json:
+        saved = candidate.text
+        if saved is None:  # validated now: exactly what `arh validate --json-out` writes
+            saved = get_renderer("run", "json").render(candidate.report, plain)
+        written &= write_output(outputs.candidate_json, (saved,), outputs.stdout, messages)
+    passed = comparison.gate.passed and candidate.ok and written
+    return comparison, passed

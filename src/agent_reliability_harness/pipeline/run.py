@@ -1,0 +1,84 @@
+"""One evaluation pipeline for `arh validate`, `arh compare --policy` and the Python API:
+inputs -> units -> chunks -> executor (read, adapt, parse, route, evaluate) -> merge ->
+sinks. The CLI only maps argv to these options and sinks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .. import adapters
+from ..adapters import AUTO, Identity
+from ..inputs import Entry, Unit, expand_paths, iter_units
+from ..io import Failure
+from ..models.policy import Policy
+from ..models.report import Section
+from ..scoring import DEFAULT_FAIL_UNDER
+from . import executors
+from .documents import claims_for, lines_joined
+from .executors import Executor, InProcess, chunked
+from .partial import RunResult, Sink, merge
+from .plan import WorkPlan, combine, registered_sections
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """How inputs are read and judged (everything but the policies, sinks and executor)."""
+
+    fail_under: float = DEFAULT_FAIL_UNDER
+    fmt: str = AUTO
+    identity: Identity | None = None
+    allow_empty: bool = False  # a run with no trace at all (empty directories too) passes
+
+
+def run_policy_id(policies: Sequence[Policy]) -> str:
+    """The run report's policy_id: the one policy's, or every policy's, comma-separated."""
+    return ", ".join(dict.fromkeys(policy.policy_id for policy in policies))
+
+
+def make_plan(policies: Sequence[Policy], options: RunOptions, sinks: Sequence[Sink]) -> WorkPlan:
+    """The WorkPlan for these policies and options, with what the sinks need."""
+    needs = combine([sink.needs for sink in sinks], registered_sections())
+    return WorkPlan(tuple(policies), options.fail_under, options.fmt, options.identity, needs)
+
+
+def input_units(
+    paths: Iterable[str], options: RunOptions, stdin: Any = None, ranges: bool = False
+) -> Iterable[Unit]:
+    """The units of the inputs, as the executor's workers read them."""
+    suffixes = tuple(s for a in adapters.ADAPTERS for s in a.suffixes)
+    entries: list[Entry | Failure] = expand_paths(paths, suffixes)
+    if options.allow_empty:
+        entries = [e for e in entries if not _empty_directory(e)]
+    return iter_units(
+        entries,
+        stdin,
+        executors.CHUNK_BYTES if ranges else 0,
+        lines_joined if ranges else None,
+        claims_for(options.fmt),
+    )
+
+
+def _empty_directory(item: Entry | Failure) -> bool:
+    return isinstance(item, Failure) and item.message.startswith("directory contains no ")
+
+
+def run(
+    paths: Iterable[str],
+    policies: Sequence[Policy],
+    sinks: Sequence[Sink] = (),
+    *,
+    options: RunOptions = RunOptions(),
+    executor: Executor | None = None,
+    stdin: Any = None,
+    sections: Sequence[Section] = (),
+) -> RunResult:
+    """Validate every trace of the inputs (files, directories, JSONL, `-`, URLs) against
+    the first of `policies` that applies to it, feeding `sinks` in input order.
+    `result.passed(options.allow_empty)` is the verdict of the run."""
+    executor = executor or InProcess()
+    plan = make_plan(policies, options, sinks)
+    units = input_units(paths, options, stdin, executor.ranges)
+    partials = executor.map(plan, chunked(units))
+    return merge(partials, sinks, run_policy_id(policies), sections)

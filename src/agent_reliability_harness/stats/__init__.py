@@ -1,0 +1,50 @@
+"""Repeated-run statistics (policy v1.1 section 7, issue 16): exact estimators and tests,
+per-task aggregation, summary figures and compare verdicts, over plain values."""
+
+from .exact import (
+    Z95,
+    fisher_drop,
+    fisher_rise,
+    pass_at_k,
+    pass_hat_k,
+    round_output,
+    wilson_interval,
+)
+from .tasks import (
+    Change,
+    RepeatedSummary,
+    RuleStats,
+    TaskStats,
+    TaskTally,
+    Verdict,
+    any_repeated,
+    as_alpha,
+    compare_tasks,
+    fired_verdict,
+    pass_verdict,
+    summarize,
+    task_stats,
+)
+
+__all__ = [
+    "Z95",
+    "Change",
+    "RepeatedSummary",
+    "RuleStats",
+    "TaskStats",
+    "TaskTally",
+    "Verdict",
+    "any_repeated",
+    "as_alpha",
+    "compare_tasks",
+    "fired_verdict",
+    "fisher_drop",
+    "fisher_rise",
+    "pass_at_k",
+    "pass_hat_k",
+    "pass_verdict",
+    "round_output",
+    "summarize",
+    "task_stats",
+    "wilson_interval",
+]
