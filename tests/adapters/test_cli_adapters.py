@@ -101,19 +101,12 @@ def test_no_fixture_is_claimed_by_another_format(path: Path) -> None:
 
 
 def _auto(path: Path) -> tuple[int, set[str], str]:
-    """`arh convert --format auto` on a fixture: exit code, trace sources, stderr. A JSON
-    Lines session is read below the io layer (which does not yet read a file as one
-    session): the format its first line names, then convert_lines and the refusal rule."""
-    if path.suffix != ".jsonl":
-        code, out, err = arh("convert", "--format", "auto", str(path))
-        converted = json.loads(out) if out else []
-        converted = converted if isinstance(converted, list) else [converted]
-        return code, {t["source"] for t in converted}, err
-    value = mk.read_fixture(path)
-    (adapter,) = [a for a in LINE_ADAPTERS if a.detect_line and a.detect_line(value[0][1])]
-    assert adapter.convert_lines is not None
-    found = checked(adapter, adapter.convert_lines(iter(value), path.stem))
-    return 0, {t["source"] for t in found}, ""
+    """`arh convert --format auto` on a fixture: exit code, trace sources, stderr (a JSON
+    Lines session is read whole, by the format its first line names)."""
+    code, out, err = arh("convert", "--format", "auto", str(path))
+    converted = json.loads(out) if out else []
+    converted = converted if isinstance(converted, list) else [converted]
+    return code, {t["source"] for t in converted}, err
 
 
 @pytest.mark.parametrize("path", EVERY, ids=rel)
@@ -124,6 +117,10 @@ def test_auto_names_the_format_of_every_fixture(path: Path) -> None:
         assert code == 1 and f"it looks like {own}, but no step mapped" in err
     else:
         assert (code, sources, err) == (0, {own}, "")
+    if path.suffix == ".jsonl":  # the session as the pipeline reads it: the golden's traces
+        golden = json.loads(mk.golden_of(path))
+        out = json.loads(arh("convert", str(path))[1])
+        assert out == golden
 
 
 WRONG = [
@@ -140,6 +137,8 @@ def test_an_explicit_wrong_format_is_an_error(path: Path, fmt: str) -> None:
     """Every fixture of these formats under every other `--format`, and every other
     format's fixture under theirs: an input error, never a trace to judge."""
     value, adapter = mk.read_fixture(path), BY_NAME[fmt]
+    code, _, err = arh("convert", "--format", fmt, str(path))
+    assert code == 1 and err.startswith("error: ")
     if path.suffix != ".jsonl":
         with pytest.raises(AdapterError):
             to_canonical(value, fmt, path.stem)
