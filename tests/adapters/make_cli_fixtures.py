@@ -24,7 +24,7 @@ import cli_gemini  # noqa: E402
 import cli_runs  # noqa: E402
 import cli_swe  # noqa: E402
 
-from agent_reliability_harness.adapters import BY_NAME, checked, to_canonical  # noqa: E402
+from agent_reliability_harness.adapters import BY_NAME, convert_session, to_canonical  # noqa: E402
 from agent_reliability_harness.errors import AdapterError  # noqa: E402
 
 FORMATS = ("tau-bench", "swe-agent", "claude-code", "codex-cli", "gemini-cli")
@@ -58,11 +58,9 @@ def read_fixture(path: Path) -> Any:
 
 def convert(fmt: str, name: str, suffix: str, value: Any) -> list[Any]:
     """What ARH makes of a fixture under `--format fmt`: a JSONL session through
-    `convert_lines`, line by line, then the refusal rule (`checked`) as for a document."""
+    `convert_lines`, line by line, then the refusal rule as for a document."""
     if suffix == ".jsonl":
-        adapter = BY_NAME[fmt]
-        assert adapter.convert_lines is not None, fmt
-        return checked(adapter, adapter.convert_lines(iter(value), name))
+        return convert_session(BY_NAME[fmt], iter(value), name)
     return to_canonical(value, fmt, name)
 
 
