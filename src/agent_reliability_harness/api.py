@@ -18,6 +18,7 @@ from .errors import InputError
 from .models import policy as policy_files
 from .models.policy import Policy, parse_policy
 from .models.report import InputFailure, RunReport, TraceReport
+from .models.task_ids import task_ids
 from .models.trace import Trace, parse_trace
 from .pipeline import (
     Executor,
@@ -29,12 +30,12 @@ from .pipeline import (
     RunOptions,
     input_units,
     make_executor,
+    make_plan,
     merge,
     run,
     run_policy_id,
 )
 from .pipeline.partial import PartialBuilder
-from .pipeline.plan import WorkPlan
 from .pipeline.routing import Router, no_policy_message
 from .render import json_
 from .render.base import RenderOptions
@@ -88,6 +89,8 @@ def validate_paths(
     identity: adapters.Identity | None = None,
     allow_empty: bool = False,
     with_positions: bool = False,
+    task_id_from: str | None = None,
+    repeated: bool = False,
 ) -> RunReport:
     """Validate every trace in files, directories, JSONL files, URLs or stdin (`-`).
 
@@ -95,10 +98,13 @@ def validate_paths(
     trace). Runs in this process unless `executor` (e.g. `ProcessPool(4)`,
     `DaskExecutor("tcp://...")`) or `jobs` says otherwise; the report is the same.
     With `allow_empty=False`, inputs that hold no trace at all raise InputError.
-    `with_positions` records trace and step line numbers (as SARIF needs)."""
+    `with_positions` records trace and step line numbers (as SARIF needs).
+    Repeated runs: `task_id_from` (a pattern with one capturing group) takes each trace's
+    task id from its trace_id; the `tasks` section (`run.sections`) is there when a task
+    has two or more runs, or with `repeated`."""
     policies = _policies(policy)
     collector = ReportSink(positions=with_positions)
-    options = RunOptions(fail_under, fmt, identity, allow_empty)
+    options = RunOptions(fail_under, fmt, identity, allow_empty, task_ids(task_id_from), repeated)
     chosen = _executor(executor, jobs)
     result = run(paths, policies, [collector], options=options, executor=chosen, stdin=stdin)
     if result.empty and not allow_empty:
@@ -137,14 +143,21 @@ def validate(
     traces: Iterable[Trace | dict[str, Any]],
     policy: Policy | dict[str, Any] | Sequence[Policy],
     fail_under: float = DEFAULT_FAIL_UNDER,
+    *,
+    task_id_from: str | None = None,
+    repeated: bool = False,
 ) -> RunReport:
-    """Validate traces given as Trace objects or canonical dicts (parsed here)."""
+    """Validate traces given as Trace objects or canonical dicts (parsed here);
+    `task_id_from` and `repeated` as for `validate_paths`."""
     policies = _policies(policy)
     router = Router(policies, fail_under)
     collector = ReportSink()
-    builder = PartialBuilder(WorkPlan(policies, fail_under, needs=collector.needs))
+    options = RunOptions(fail_under, task_ids=task_ids(task_id_from), repeated=repeated)
+    builder = PartialBuilder(make_plan(policies, options, [collector]))
+    tasks = options.task_ids
     for index, item in enumerate(traces):
         trace = item if isinstance(item, Trace) else parse_trace(item)
+        trace = trace if tasks is None else tasks.trace(trace)
         evaluator = router.pick(trace)
         if evaluator is None:
             builder.fail(InputFailure("<traces>", no_policy_message(trace), index=index))

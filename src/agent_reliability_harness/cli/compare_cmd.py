@@ -7,6 +7,7 @@ Exit 0 when the gate passes; 1 when it fails or an input is invalid; 2 on misuse
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
 from ..adapters import AUTO, FORMAT_CHOICES
@@ -20,6 +21,7 @@ from .common import (
     EXIT_USAGE,
     Streams,
     add_run_args,
+    add_task_args,
     policy_help,
     run_args_problem,
     score_arg,
@@ -76,6 +78,7 @@ def add_parser(subparsers: Any) -> None:
         help="with --fail-on regressions, also fail when a trace's score falls by more than N",
     )
     _add_outputs(parser)
+    add_task_args(parser, compare=True)
     add_run_args(parser, "PATH... (with --policy)")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="trace inputs (with --policy)")
     parser.set_defaults(handler=run)
@@ -124,8 +127,9 @@ def _ignored(args: argparse.Namespace) -> list[str]:
         for flag, value in given:
             if value is not None:
                 notes.append(f"{flag} has no effect with --candidate (it applies to trace PATHs)")
-    if args.max_score_drop is not None and args.fail_on != GATE_MODES[0]:
-        notes.append(f"--max-score-drop has no effect with --fail-on {args.fail_on}")
+    for flag, value in (("--max-score-drop", args.max_score_drop), ("--alpha", args.alpha)):
+        if value is not None and args.fail_on != GATE_MODES[0]:
+            notes.append(f"{flag} has no effect with --fail-on {args.fail_on}")
     return notes
 
 
@@ -162,7 +166,11 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     outputs = regression.CompareOutputs(
         io.out, args.quiet, io.color(), files, args.candidate_json_out, __version__
     )
-    gate = GateOptions(GateMode(args.fail_on), args.max_score_drop)
+    gate = GateOptions(GateMode(args.fail_on), args.max_score_drop, task_ids=args.task_id_from)
+    if args.alpha is not None:
+        gate = replace(gate, alpha=args.alpha)
+    if args.repeated:
+        gate = replace(gate, repeated=True)
     _, passed = regression.gate(baseline, candidate, gate, outputs, io)
     return EXIT_OK if passed else EXIT_INPUT
 
@@ -179,7 +187,9 @@ def _load(args: argparse.Namespace, io: Streams, regression: Any) -> tuple[Any, 
             return baseline, regression.given_candidate(args.candidate, io.stdin)
         policies = load_policies(args.policy)
         fail_under = DEFAULT_FAIL_UNDER if args.fail_under is None else args.fail_under
-        options = RunOptions(fail_under, args.format or AUTO, None, args.allow_empty)
+        options = RunOptions(
+            fail_under, args.format or AUTO, None, args.allow_empty, args.task_id_from
+        )
         executor = make_executor(args.jobs, args.dask)
         candidate = regression.validate_candidate(
             args.paths, policies, options, io, executor=executor, stdin=io.stdin

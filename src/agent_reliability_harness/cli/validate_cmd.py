@@ -18,6 +18,7 @@ from .common import (
     Streams,
     add_identity_args,
     add_run_args,
+    add_task_args,
     identity_from,
     policy_help,
     run_args_problem,
@@ -56,6 +57,7 @@ def add_parser(subparsers: Any) -> None:
         )
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
     add_identity_args(parser)
+    add_task_args(parser)
     add_run_args(parser)
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.set_defaults(handler=run)
@@ -97,7 +99,12 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     sinks.extend(pipeline.output_sinks(targets, context))
     sinks.append(progress)
     options = pipeline.RunOptions(
-        args.fail_under, args.format, identity_from(args), args.allow_empty
+        args.fail_under,
+        args.format,
+        identity_from(args),
+        args.allow_empty,
+        args.task_id_from,
+        args.repeated,
     )
     try:
         executor = pipeline.make_executor(args.jobs, args.dask)

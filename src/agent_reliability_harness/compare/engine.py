@@ -10,10 +10,12 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 
 from ..errors import ReportError
 from ..models.common import Severity
 from ..models.report import RunReport, TraceReport
+from ..models.task_ids import TaskIds
 from .matching import match_findings
 from .model import (
     Comparison,
@@ -26,19 +28,29 @@ from .model import (
     TraceStatus,
     Transition,
 )
+from .repeated import RepeatedComparison, compare_repeated, regression_reasons
+
+DEFAULT_ALPHA = Fraction(1, 20)
 
 
 @dataclass(frozen=True, slots=True)
 class GateOptions:
-    """`--fail-on` and `--max-score-drop` (the latter counts in `regressions` mode only)."""
+    """`--fail-on` and `--max-score-drop` (the latter counts in `regressions` mode only);
+    for repeated runs `--alpha` (exact: 0.05 is 1/20), `--repeated` (the statistical
+    compare even when a side has one run per task) and `--task-id-from`."""
 
     mode: GateMode = GateMode.REGRESSIONS
     max_score_drop: float | None = None
+    alpha: Fraction = DEFAULT_ALPHA
+    repeated: bool = False
+    task_ids: TaskIds | None = None
 
     def __post_init__(self) -> None:
         drop = self.max_score_drop
         if drop is not None and not 0 <= drop <= 100:
             raise ValueError(f"max_score_drop must be between 0 and 100 (got {drop})")
+        if not 0 < self.alpha < 1:
+            raise ValueError(f"alpha must be between 0 and 1 (got {float(self.alpha):g})")
 
 
 def check_unique_ids(run: RunReport) -> None:
@@ -190,16 +202,34 @@ def _failures(traces: Iterable[TraceComparison]) -> list[GateReason]:
     ]
 
 
-def decide(traces: tuple[TraceComparison, ...], options: GateOptions) -> Gate:
-    """The gate over already compared traces: every reason that fails it, in a fixed order."""
+def _judged_alone(
+    traces: tuple[TraceComparison, ...], repeated: RepeatedComparison | None
+) -> tuple[TraceComparison, ...]:
+    """The traces the v1 regression reasons apply to: all of them, or with repeated runs
+    those of no task compared statistically (their tasks' verdicts stand for them)."""
+    if repeated is None:
+        return traces
+    return tuple(t for t in traces if not repeated.judges(t.baseline, t.candidate))
+
+
+def decide(
+    traces: tuple[TraceComparison, ...],
+    options: GateOptions,
+    repeated: RepeatedComparison | None = None,
+) -> Gate:
+    """The gate over already compared traces (and, for repeated runs, tasks): every
+    reason that fails it, in a fixed order."""
     if options.mode is GateMode.REGRESSIONS:
-        reasons = _regressions(traces, options.max_score_drop)
+        reasons = _regressions(_judged_alone(traces, repeated), options.max_score_drop)
+        if repeated is not None:
+            reasons = regression_reasons(repeated) + reasons
     elif options.mode is GateMode.FAILURES:
         reasons = _failures(traces)
     else:
         reasons = []
     drop = options.max_score_drop if options.mode is GateMode.REGRESSIONS else None
-    return Gate(options.mode, drop, tuple(reasons))
+    alpha = None if repeated is None or options.mode is not GateMode.REGRESSIONS else repeated.alpha
+    return Gate(options.mode, drop, tuple(reasons), alpha)
 
 
 def compare(
@@ -207,17 +237,23 @@ def compare(
 ) -> Comparison:
     """Compare two reports; traces are listed by trace_id (code point order).
 
-    Raises ReportError when either report lists a trace_id twice.
+    Raises ReportError when either report lists a trace_id twice. With repeated runs on
+    both sides, tasks are compared statistically too (compare/repeated.py).
     """
+    options = options or GateOptions()
+    if options.task_ids is not None:
+        baseline, candidate = options.task_ids.run(baseline), options.task_ids.run(candidate)
     before = index_reports(baseline, "baseline")
     after = index_reports(candidate, "candidate")
     traces = tuple(
         _trace(trace_id, before.get(trace_id), after.get(trace_id))
         for trace_id in sorted(before.keys() | after.keys())
     )
+    repeated = compare_repeated(baseline, candidate, options.alpha, options.repeated)
     return Comparison(
         baseline=RunSide.of(baseline),
         candidate=RunSide.of(candidate),
         traces=traces,
-        gate=decide(traces, options or GateOptions()),
+        gate=decide(traces, options, repeated),
+        repeated=repeated,
     )
