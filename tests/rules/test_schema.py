@@ -107,3 +107,125 @@ def test_only_named_calls_count_for_sequence_and_flow() -> None:
     assert got.count(("ARH-SCH-002", "error", "s1")) == 1
     assert ("ARH-SEQ-001", "error", None) in got
     assert not any(rule.startswith("ARH-FLW") for rule, _, _ in got)
+
+
+PASSENGERS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["first_name", "dob"],
+        "properties": {
+            "first_name": {"type": "string", "min_length": 1},
+            "dob": {"type": "string", "pattern": r"\d{4}-\d{2}-\d{2}"},
+        },
+    },
+}
+BOOK = {"allowed_tools": {"book": {"required_arguments": {"passengers": PASSENGERS}}}}
+
+
+def test_nested_findings_carry_the_full_argument_path() -> None:
+    passengers = [{"first_name": "Mia", "dob": "1990/04/05"}, {"first_name": ""}, "Noah"]
+    got = report([tool_call("s1", "book", {"passengers": passengers})], BOOK)
+    assert [(f.rule_id, f.message, f.expected, f.observed) for f in got.findings] == [
+        (
+            "ARH-SCH-003",
+            "tool 'book' is missing required arguments.passengers[1].dob",
+            "dob",
+            {"path": "arguments.passengers[1].dob"},
+        ),
+        (
+            "ARH-SCH-004",
+            "arguments.passengers[2] of tool 'book' must be dict (got string)",
+            "dict",
+            {"path": "arguments.passengers[2]", "type": "string"},
+        ),
+        (
+            "ARH-SCH-008",
+            "arguments.passengers[0].dob of tool 'book' does not fully match pattern "
+            r"'\d{4}-\d{2}-\d{2}'",
+            r"\d{4}-\d{2}-\d{2}",
+            {"path": "arguments.passengers[0].dob", "value": "1990/04/05"},
+        ),
+        (
+            "ARH-SCH-012",
+            "arguments.passengers[1].first_name of tool 'book' is shorter than min_length 1 "
+            "(length 0)",
+            {"min_length": 1},
+            {"path": "arguments.passengers[1].first_name", "length": 0},
+        ),
+    ]
+    assert got.category_scores == {"schema": 0.0}  # one call, failing once
+
+
+def test_top_level_v11_findings_read_like_v1_ones() -> None:
+    policy = {
+        "allowed_tools": {
+            "send": {
+                "required_arguments": {
+                    "body": {"type": "string", "not_pattern": "password", "max_length": 8}
+                }
+            }
+        }
+    }
+    got = report([tool_call("s1", "send", {"body": "a password"})], policy)
+    assert [(f.rule_id, f.message, f.expected, f.observed) for f in got.findings] == [
+        (
+            "ARH-SCH-011",
+            "argument 'body' of tool 'send' contains a match of not_pattern 'password'",
+            {"not_pattern": "password"},
+            "a password",
+        ),
+        (
+            "ARH-SCH-012",
+            "argument 'body' of tool 'send' is longer than max_length 8 (length 10)",
+            {"max_length": 8},
+            10,
+        ),
+    ]
+
+
+def test_odd_property_names_are_quoted_in_paths() -> None:
+    policy = {
+        "allowed_tools": {
+            "t": {"required_arguments": {"m": {"properties": {"first name": "int", "é": "int"}}}}
+        }
+    }
+    got = report([tool_call("s1", "t", {"m": {"first name": "x", "é": "y"}})], policy)
+    assert [f.observed["path"] for f in got.findings] == [
+        'arguments.m["first name"]',
+        'arguments.m["é"]',
+    ]
+
+
+def test_required_without_properties_and_unknown_nested_types() -> None:
+    policy = {
+        "allowed_tools": {
+            "t": {"required_arguments": {"m": {"type": "object", "required": ["a", "b"]}}},
+            "u": {"required_arguments": {"xs": {"items": "uuid"}}},
+        }
+    }
+    steps = [tool_call("s1", "t", {"m": {"a": None}}), tool_call("s2", "u", {"xs": [1, 2]})]
+    got = report(steps, policy)
+    assert [(f.rule_id, f.step_id, f.observed) for f in got.findings] == [
+        ("ARH-SCH-003", "s1", {"path": "arguments.m.b"}),
+        ("ARH-SCH-006", "s2", {"path": "arguments.xs[0]", "type": "uuid"}),
+        ("ARH-SCH-006", "s2", {"path": "arguments.xs[1]", "type": "uuid"}),
+    ]
+
+
+def _nest(spec: dict[str, object], depth: int) -> dict[str, object]:
+    for _ in range(depth):
+        spec = {"type": "array", "items": spec}
+    return spec
+
+
+def test_the_deepest_nesting_the_policy_allows_meets_a_deeper_value() -> None:
+    """Recursion follows the policy (at most 32 levels), never the value: a value nested
+    500 deep is checked to the policy's depth and no further."""
+    value: object = "x"
+    for _ in range(500):
+        value = [value]
+    policy = {"allowed_tools": {"t": {"required_arguments": {"v": _nest({"type": "int"}, 31)}}}}
+    got = report([tool_call("s1", "t", {"v": value})], policy)
+    assert [f.rule_id for f in got.findings] == ["ARH-SCH-004"]
+    assert got.findings[0].observed == {"path": "arguments.v" + "[0]" * 31, "type": "array"}
