@@ -12,7 +12,7 @@ from typing import Any
 import msgspec
 
 from ..models.common import Category, Severity
-from ..models.policy import Policy
+from ..models.policy import BLOB_KINDS, Policy, ScopedPatterns
 from ..models.trace import Step
 from ..patterns import PatternSet
 from .base import Hit, RuleContext, RuleState, rule
@@ -179,9 +179,11 @@ def _quick_blob_count(data: bytes) -> int:
     return (len(pieces) - 1) // 2 - keys
 
 
-def _screen_patterns(policy: Policy) -> PatternSet:
-    """The policy's unsafe patterns with the probes (once per Evaluator)."""
-    return PatternSet(policy.unsafe_patterns.patterns, probes=_PROBES)
+def _screen_patterns(policy: Policy) -> tuple[PatternSet, ScopedPatterns | None]:
+    """The policy's unsafe patterns with the probes, the screen of every blob (once per
+    Evaluator), and the per-blob sets of scoped patterns (None: every pattern searches
+    every blob, as in v1)."""
+    return PatternSet(policy.unsafe_patterns.patterns, probes=_PROBES), policy.unsafe_scoped
 
 
 def _unicode_escapes(data: bytes) -> bytes | None:
@@ -204,6 +206,10 @@ def _unicode_escapes(data: bytes) -> bytes | None:
     return b"".join(out)
 
 
+# A blob's kind (model.BLOB_KINDS) by the first letter of where `text_blobs` found it.
+_BLOB_KIND = {kind[0]: kind for kind in BLOB_KINDS}
+assert len(_BLOB_KIND) == len(BLOB_KINDS)
+
 # Steps screened per scan, then per re-screen of a window that may match (every blob
 # lies within one step, so screening windows hides no match; and a window's text stays
 # small however long the trace).
@@ -223,13 +229,16 @@ _WINDOWS = (256, 16)
 class UnsafeContent(RuleState):
     """One check per text blob, a hit (and a failed check) per pattern that matches one.
     Steps are screened in windows; a window that may match is screened again in smaller
-    ones, and only the smallest that may match are checked blob by blob."""
+    ones, and only the smallest that may match are checked blob by blob. Scoped patterns
+    (`in`, `tools`) are screened with the rest, as the union of every pattern; a blob is
+    then checked against the patterns that apply to its kind and its step's tool. Every
+    blob is a check, whichever patterns apply to it."""
 
-    __slots__ = ("dense", "patterns")
+    __slots__ = ("dense", "patterns", "scoped")
 
-    def __init__(self, patterns: PatternSet) -> None:
-        super().__init__(patterns)
-        self.patterns = patterns
+    def __init__(self, compiled: tuple[PatternSet, ScopedPatterns | None]) -> None:
+        super().__init__(compiled)
+        self.patterns, self.scoped = compiled
         self.dense = False  # whether most of the last window's smaller ones may match
 
     def scan(self, ctx: RuleContext) -> None:
@@ -277,10 +286,12 @@ class UnsafeContent(RuleState):
         return True
 
     def _check(self, steps: Sequence[Step], start: int) -> None:
-        patterns, result = self.patterns, self.result
+        patterns, result, scoped = self.patterns, self.result, self.scoped
         for index, step in enumerate(steps, start):
             for where, blob in text_blobs(step):
                 result.checks += 1
+                if scoped is not None:
+                    patterns = scoped.for_blob(_BLOB_KIND[where[0]], step.tool_name)
                 for match in patterns.matches(blob):
                     pattern = patterns.patterns[match]
                     result.failed += 1
