@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
-from cmp_helpers import cli, finding, report, run_of, trace
+from cmp_helpers import REPO, cli, finding, report, run_of, trace
 
 from agent_reliability_harness import ReportError
 from agent_reliability_harness.compare import TraceStatus, compare
@@ -95,7 +96,10 @@ def test_candidates_validated_now_are_matched_per_policy(tmp_path: Path) -> None
         "--policy", policy_all, "--json-out", str(out), "--quiet", str(traces),
     )  # fmt: skip
     assert code == 0, err
-    traces_out = json.loads(out.read_text(encoding="utf-8"))["traces"]
+    document = json.loads(out.read_text(encoding="utf-8"))
+    schema = json.loads((REPO / "schemas" / "compare.schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(document)
+    traces_out = document["traces"]
     assert [(t["trace_id"], t["policy_id"], t["status"]) for t in traces_out] == [
         ("a", "all", "removed"),
         ("a", "refunds", "added"),
