@@ -182,7 +182,7 @@ _argument_rule(
 _argument_rule(
     "ARH-SCH-011",
     ERROR,
-    "Argument contains a forbidden pattern",
+    "Argument contains forbidden text",
     "Keep content that matches the argument's not_pattern out of it (or narrow the pattern "
     "if it is a false positive).",
     applies=_declares("not_pattern"),
