@@ -241,8 +241,7 @@ def parse_report(data: Any) -> RunReport:
         if key in first_at:
             raise _bad(
                 f"{where}.trace_id",
-                f"duplicate trace_id {_show(report.trace_id)} "
-                f"(first at reports[{first_at[key]}])",
+                f"duplicate trace_id {_show(report.trace_id)} (first at reports[{first_at[key]}])",
             )
         first_at[key] = index
         reports.append(report)

@@ -58,6 +58,7 @@ class ArgCheck:
         "spec",
         "type_check",
         "unknown",
+        "v11",
     )
 
     def __init__(self, spec: ArgSpec) -> None:
@@ -77,13 +78,10 @@ class ArgCheck:
             else {name: ArgCheck(sub) for name, sub in spec.properties.items()}
         )
         self.required = spec.required
+        # Whether any v1.1 key (not_pattern, lengths, nesting) is set: a v1 spec skips them.
+        self.v11 = spec.not_pattern is not None or self.lengths or spec.nested
         self.constrained = (
-            spec.enum is not None
-            or spec.pattern is not None
-            or self.bounded
-            or spec.not_pattern is not None
-            or self.lengths
-            or spec.nested
+            spec.enum is not None or spec.pattern is not None or self.bounded or self.v11
         )
         # json_equal(str, x) is `x == str` for an exact str x and False for the rest,
         # so an exact str value is in the enum exactly when it is in this set.
@@ -165,49 +163,46 @@ def _arg(step: Step, name: str) -> str:
 
 
 class _Value:
-    """The checks of one call's values: each hit worded for a top-level argument (`name`,
-    v1 wording) or for a nested value (`path`, the full argument path)."""
+    """The checks of one call's values: each hit worded for a top-level argument (`path`
+    None: v1 wording, `argument 'name' of tool 't'`) or for a nested value (its full path)."""
 
     __slots__ = ("found", "index", "step")
 
     def __init__(self, index: int, step: Step, found: Found) -> None:
         self.index, self.step, self.found = index, step, found
 
-    def hit(
+    def hit(  # noqa: PLR0917 - a hit's parts, passed apart so that no check builds them
         self,
         rule_id: str,
-        what: tuple[str, str | None],
+        name: str,
+        path: str | None,
         message: str,
-        expected: Any = None,
-        observed: tuple[str, Any] | None = None,
+        expected: Any,
+        key: str,
+        observed: Any,
     ) -> None:
-        """One hit: `what` is (name, None) at the top level, (name, path) nested;
-        `observed` (key, value): the value alone at the top level, with the path nested."""
-        name, path = what
+        """One hit: `observed` alone at the top level, `{"path": ..., key: observed}` nested."""
         step = self.step
-        label = _arg(step, name) if path is None else f"{path} of tool '{step.tool_name}'"
-        shown: Any = None
         if path is None:
-            shown = None if observed is None else observed[1]
+            label, shown = _arg(step, name), observed
         else:
-            shown = {"path": path} if observed is None else {"path": path, observed[0]: observed[1]}
+            label, shown = f"{path} of tool '{step.tool_name}'", {"path": path, key: observed}
         self.found[rule_id].append(
             Hit(self.index, f"{label} {message}", expected, shown, step.step_id)
         )
 
     def check(self, check: ArgCheck, value: Any, name: str, path: str | None) -> None:
         """Every rule of `check` on `value` (SCH-004, 006..009, 011, 012), then its nested
-        specs where the value has their type."""
-        spec, what = check.spec, (name, path)
+        specs where the value has their type (v1 order: type, enum, pattern, range)."""
+        spec = check.spec
         if check.unknown:
             message = f"declares unknown type '{spec.type}'; type check skipped"
-            self.hit("ARH-SCH-006", what, message, observed=("type", spec.type))
+            self.hit("ARH-SCH-006", name, path, message, None, "type", spec.type)
         type_check = check.type_check
         if type_check is not None and not type_check(value):
             got = type_name(value)
-            self.hit(
-                "ARH-SCH-004", what, f"must be {spec.type} (got {got})", spec.type, ("type", got)
-            )
+            message = f"must be {spec.type} (got {got})"
+            self.hit("ARH-SCH-004", name, path, message, spec.type, "type", got)
             return
         if not check.constrained:
             return
@@ -218,49 +213,50 @@ class _Value:
             else any(json_equal(value, v) for v in enum)
         ):
             message = "is not one of the allowed values"
-            self.hit("ARH-SCH-007", what, message, list(enum), ("value", brief(value)))
-        if isinstance(value, str):
-            self._string(check, value, what)
+            self.hit("ARH-SCH-007", name, path, message, list(enum), "value", brief(value))
+        pattern = spec.pattern
+        if pattern is not None and isinstance(value, str) and not pattern.fullmatch(value):
+            message = f"does not fully match pattern '{pattern.pattern}'"
+            self.hit("ARH-SCH-008", name, path, message, pattern.pattern, "value", brief(value))
         if check.bounded:
-            self._range(spec, value, what)
+            self._range(spec, value, name, path)
+        if check.v11:
+            self._v11(check, value, name, path)
+
+    def _v11(self, check: ArgCheck, value: Any, name: str, path: str | None) -> None:
+        spec, forbidden = check.spec, check.spec.not_pattern
+        if forbidden is not None and isinstance(value, str) and forbidden.search(value):
+            message = f"contains a match of not_pattern '{forbidden.pattern}'"
+            expected = {"not_pattern": forbidden.pattern}
+            self.hit("ARH-SCH-011", name, path, message, expected, "value", brief(value))
         if check.lengths and isinstance(value, str | list):
-            self._length(spec, value, what)
+            self._length(spec, len(value), name, path)
         if check.items is not None and isinstance(value, list):
             self._items(check.items, value, name, path)
         if (check.properties is not None or check.required) and isinstance(value, dict):
             self._properties(check, value, name, path)
 
-    def _string(self, check: ArgCheck, value: str, what: tuple[str, str | None]) -> None:
-        pattern, forbidden = check.spec.pattern, check.spec.not_pattern
-        if pattern is not None and not pattern.fullmatch(value):
-            message = f"does not fully match pattern '{pattern.pattern}'"
-            self.hit("ARH-SCH-008", what, message, pattern.pattern, ("value", brief(value)))
-        if forbidden is not None and forbidden.search(value):
-            message = f"contains a match of not_pattern '{forbidden.pattern}'"
-            expected = {"not_pattern": forbidden.pattern}
-            self.hit("ARH-SCH-011", what, message, expected, ("value", brief(value)))
-
-    def _range(self, spec: ArgSpec, value: Any, what: tuple[str, str | None]) -> None:
+    def _range(self, spec: ArgSpec, value: Any, name: str, path: str | None) -> None:
         if isinstance(value, bool) or not isinstance(value, int | float):
             return
         nan = isinstance(value, float) and math.isnan(value)
         if spec.min is not None and (nan or value < spec.min):
             message = f"is below min {spec.min} (got {value})"
-            self.hit("ARH-SCH-009", what, message, {"min": spec.min}, ("value", value))
+            self.hit("ARH-SCH-009", name, path, message, {"min": spec.min}, "value", value)
         if spec.max is not None and (nan or value > spec.max):
             message = f"is above max {spec.max} (got {value})"
-            self.hit("ARH-SCH-009", what, message, {"max": spec.max}, ("value", value))
+            self.hit("ARH-SCH-009", name, path, message, {"max": spec.max}, "value", value)
 
-    def _length(self, spec: ArgSpec, value: str | list[Any], what: tuple[str, str | None]) -> None:
-        length = len(value)  # code points of a str, elements of a list
+    def _length(self, spec: ArgSpec, length: int, name: str, path: str | None) -> None:
+        """`length`: code points of a str, elements of a list."""
         if spec.min_length is not None and length < spec.min_length:
             message = f"is shorter than min_length {spec.min_length} (length {length})"
             expected = {"min_length": spec.min_length}
-            self.hit("ARH-SCH-012", what, message, expected, ("length", length))
+            self.hit("ARH-SCH-012", name, path, message, expected, "length", length)
         if spec.max_length is not None and length > spec.max_length:
             message = f"is longer than max_length {spec.max_length} (length {length})"
             expected = {"max_length": spec.max_length}
-            self.hit("ARH-SCH-012", what, message, expected, ("length", length))
+            self.hit("ARH-SCH-012", name, path, message, expected, "length", length)
 
     def _items(self, items: ArgCheck, value: list[Any], name: str, path: str | None) -> None:
         base = _path(name, path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..models.common import Category, Severity
+from ..models.common import Category, Severity, Status
 from ..models.policy import Policy
 from ..models.trace import Step
 from .base import Hit, RuleContext, RuleResult, RuleState, brief, rule
@@ -13,6 +13,7 @@ from .status import OUTPUT_MATCHED
 
 FLOW = Category.FLOW
 ERROR = Severity.ERROR
+_ERROR = Status.ERROR
 
 
 @rule(
@@ -36,14 +37,15 @@ class NoRetryAfterError(RuleState):
         self.pending: dict[str, tuple[int, Step, bool]] = {}
 
     def scan(self, ctx: RuleContext) -> None:
-        facts, pending = ctx.facts, self.pending
-        for index, step in facts.calls:
-            if not facts.failed(index, step):
+        pending, by_output = self.pending, ctx.facts.output_failures
+        for index, step in ctx.facts.calls:
+            # TraceFacts.failed(index, step), inlined: this loop sees every call.
+            if step.status is not _ERROR and index not in by_output:
                 if pending:
                     pending.pop(step.tool_name or "", None)
                 continue
             self.result.checks += 1
-            pending[step.tool_name or ""] = (index, step, facts.output_failed(index))
+            pending[step.tool_name or ""] = (index, step, index in by_output)
 
     def finish(self, ctx: RuleContext) -> RuleResult:
         result = self.result

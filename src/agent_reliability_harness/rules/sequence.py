@@ -92,19 +92,26 @@ class WrongCallOrder(RuleState):
         streams = []
         for chain in order.chains:
             called = [name for name in chain if name in first]
+            if len(called) < 2:
+                continue
             positions = [first[name] for name in called]
             earlier_later = _inversions(positions)
+            violated = sum(earlier_later)
             result.checks += len(called) * (len(called) - 1) // 2
-            result.failed += sum(earlier_later)
-            streams.append(_violations(called, positions, earlier_later, first))
+            if violated:
+                result.failed += violated
+                streams.append(_violations(called, positions, earlier_later, first))
         for (before, after), extra in order.shared.items():
             if before in first and after in first:
                 result.checks -= extra
                 result.failed -= extra if first[after] < first[before] else 0
+        if not streams:
+            return result
         hits, last = result.hits, None
         # Report order is by the later-listed tool's first call, then by message; a pair
         # that several chains hold comes once from each, one after the other.
-        for at, message, before, after in heapq.merge(*streams):
+        merged = streams[0] if len(streams) == 1 else heapq.merge(*streams)
+        for at, message, before, after in merged:
             if (at, message) == last:
                 continue
             last = (at, message)
