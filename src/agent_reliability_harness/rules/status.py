@@ -15,6 +15,7 @@ from typing import Any
 from ..models.common import Status
 from ..models.trace import Step
 from ..patterns import PatternSet
+from .screen import screen_json
 
 # Why a status-ok call counts as failed: the words every finding about it adds.
 OUTPUT_MATCHED = "output matched error_output_patterns"
@@ -55,10 +56,20 @@ def output_matches(patterns: PatternSet, output: Any) -> bool:
     return patterns.may_match_any(texts) and any(patterns.matches(text) for text in texts)
 
 
+# Calls screened together (see screen.py): a window whose outputs the screen clears
+# holds no match; the calls of any other window are checked one by one.
+_WINDOW = 64
+
+
 def output_failures(patterns: PatternSet, calls: Iterable[tuple[int, Step]]) -> frozenset[int]:
     """The positions of the status-ok calls whose output matches `patterns`."""
-    return frozenset(
-        index
-        for index, step in calls
-        if step.status is _OK and step.output is not None and output_matches(patterns, step.output)
-    )
+    candidates = [(i, step) for i, step in calls if step.status is _OK and step.output is not None]
+    found: list[int] = []
+    for at in range(0, len(candidates), _WINDOW):
+        window = candidates[at : at + _WINDOW]
+        if patterns.screens:
+            screen = screen_json([step.output for _, step in window])
+            if screen is not None and not patterns.may_match_delimited(screen[0], screen[1]):
+                continue
+        found += [i for i, step in window if output_matches(patterns, step.output)]
+    return frozenset(found)
