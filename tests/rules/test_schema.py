@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agent_reliability_harness.models.types import ARG_TYPES, KNOWN_TYPES
 from agent_reliability_harness.rules.schema import json_equal, type_matches
 from helpers import findings, report, response, tool_call
@@ -229,3 +234,58 @@ def test_the_deepest_nesting_the_policy_allows_meets_a_deeper_value() -> None:
     got = report([tool_call("s1", "t", {"v": value})], policy)
     assert [f.rule_id for f in got.findings] == ["ARH-SCH-004"]
     assert got.findings[0].observed == {"path": "arguments.v" + "[0]" * 31, "type": "array"}
+
+
+_SPEC = st.fixed_dictionaries(
+    {},
+    optional={
+        "type": st.sampled_from(["any", "string", "integer", "number", "array", "object", "uuid"]),
+        "enum": st.lists(st.sampled_from(["a", 1, 2.0, True, None, "ORD-1"]), max_size=3),
+        "pattern": st.sampled_from(["ORD-[0-9]", "a+", ".*"]),
+        "min": st.sampled_from([0, 1.5]),
+        "not_pattern": st.sampled_from(["secret", "^a"]),
+        "min_length": st.sampled_from([0, 2]),
+        "max_length": st.sampled_from([3]),
+    },
+)
+_VALUE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.floats(-2, 2, allow_nan=False),
+    st.sampled_from(["", "a", "aaaa", "ORD-1", "a secret", "ORD-12"]),
+    st.lists(st.sampled_from(["a", 1]), max_size=4),
+    st.dictionaries(st.sampled_from(["k", "z"]), st.integers(0, 1), max_size=2),
+)
+
+
+def _label_and_rest(finding: Any) -> tuple[str, str]:
+    """A finding's message split into the argument it names and what it says."""
+    head, _, rest = finding.message.partition(" of tool 't' ")
+    return head, rest
+
+
+@settings(max_examples=300, deadline=None)
+@given(_SPEC, _VALUE)
+def test_a_nested_value_meets_the_rules_a_top_level_one_does(spec: Any, value: Any) -> None:
+    """A spec checks a value the same wherever it sits: as an argument, as a list element
+    (`items`) or as a property (`properties`); only the path in message and observed moves."""
+    specs = {
+        "x": spec,
+        "xs": {"type": "array", "items": spec},
+        "o": {"type": "object", "properties": {"k": spec}},
+    }
+    wrapped = {"x": value, "xs": [value], "o": {"k": value}}
+    paths = {"x": None, "xs": "arguments.xs[0]", "o": "arguments.o.k"}
+    seen = {}
+    for name, arg_spec in specs.items():
+        policy = {"allowed_tools": {"t": {"required_arguments": {name: arg_spec}}}}
+        got = report([tool_call("s1", "t", {name: wrapped[name]})], policy | LISTED)
+        seen[name] = [(f.rule_id, _label_and_rest(f)[1]) for f in got.findings]
+        for finding in got.findings:
+            label = _label_and_rest(finding)[0]
+            if paths[name] is None:
+                assert label == "argument 'x'"
+            else:
+                assert label == paths[name] and finding.observed["path"] == paths[name]
+    assert seen["xs"] == seen["x"] == seen["o"]
