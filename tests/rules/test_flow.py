@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent_reliability_harness import validate_trace
 from agent_reliability_harness.models.policy import Policy
@@ -10,6 +15,7 @@ from agent_reliability_harness.models.trace import Trace
 from agent_reliability_harness.rules import TraceFacts
 from agent_reliability_harness.rules.flow import reads_as_error
 from helpers import findings, make_trace, report, tool_call
+from strategies import traces
 
 ANY = {"to": "any", "a": "any", "b": "any"}
 SEND = {"allowed_tools": {"send": {"side_effect": True, "optional_arguments": ANY}}}
@@ -162,3 +168,46 @@ def test_effective_status_is_one_fact_for_every_chunking() -> None:
         facts.close()
         assert seen == failed
         assert facts.last_step is not None and facts.failed(4, facts.last_step)
+
+
+_PATTERNS = st.lists(st.sampled_from(["^ok$", "refund issued", "ORD-[0-9]+", "ssn"]), min_size=1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(traces(), _PATTERNS)
+def test_a_matched_output_is_exactly_a_failed_call_for_every_status_rule(
+    data: dict[str, Any], patterns: list[str]
+) -> None:
+    """With error_output_patterns, every rule that reads status judges the trace as it would
+    judge the same trace with those calls recorded as failed: same findings where (rule and
+    step) and same scores; only the wording says why."""
+    policy: dict[str, Any] = {
+        "policy_id": "p",
+        "allow_unlisted_tools": True,
+        "allowed_tools": {
+            "send_email": {"side_effect": True},
+            "issue_refund": {"side_effect": True},
+        },
+        "error_handling": {"require_retry_on_error": True},
+        "completion": {"require_final_response": True, "final_tools": ["send_email"]},
+    }
+    with_patterns = copy.deepcopy(policy)
+    with_patterns["error_handling"]["error_output_patterns"] = patterns
+    compiled = Policy.from_dict(with_patterns)
+    facts = TraceFacts(
+        Trace.from_dict(data), error_outputs=compiled.error_handling.error_output_patterns
+    )
+    rewritten = copy.deepcopy(data)
+    for index, _ in facts.calls:
+        if facts.output_failed(index):
+            rewritten["steps"][index]["status"] = "error"
+    got = validate_trace(data, with_patterns)
+    want = validate_trace(rewritten, policy)
+    assert [(f.rule_id, f.step_id) for f in got.findings] == [
+        (f.rule_id, f.step_id) for f in want.findings
+    ]
+    assert (got.score, got.passed, got.category_scores) == (
+        want.score,
+        want.passed,
+        want.category_scores,
+    )
