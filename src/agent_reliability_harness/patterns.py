@@ -59,16 +59,12 @@ def check_pattern(pattern: str, case_sensitive: bool = True) -> Any:
 
 
 def _one_pattern_set(pattern: str, case_sensitive: bool) -> Any:
-    """A compiled RE2 set of one (translated) pattern, or None when RE2 cannot build it. A
-    set answers "is there a match" in C, several times faster than the binding's search,
-    which builds a match object in Python; the answers are the same."""
+    """An RE2 set of one translated pattern (None if RE2 cannot build it): it tells a match
+    in C, several times faster than the binding's search, which builds a match object."""
     try:
-        regex_set = re2.Set.SearchSet(_options(case_sensitive))
-        regex_set.Add(pattern)
-        regex_set.Compile()
+        return _compile_set([pattern], _options(case_sensitive))
     except Exception:  # re2.error (the set's memory budget): the regex answers instead
         return None
-    return regex_set
 
 
 class FullMatcher:
@@ -79,13 +75,10 @@ class FullMatcher:
     def __init__(self, pattern: str) -> None:
         self.pattern = pattern
         self._regex = check_pattern(pattern, case_sensitive=True)
-        # Anchored at both ends of the text: a search that finds exactly the full matches.
-        # (`\Q` quotes to its `\E` or the end, so it could swallow the anchors: not wrapped.)
-        self._set = (
-            None
-            if "\\Q" in pattern
-            else _one_pattern_set(rf"\A(?:{_translate(pattern)})\z", case_sensitive=True)
-        )
+        # Anchored at both ends: a search that finds exactly the full matches (not with a
+        # `\Q`, which quotes to its `\E` or the end and so could swallow the anchors).
+        anchored = None if "\\Q" in pattern else rf"\A(?:{_translate(pattern)})\z"
+        self._set = None if anchored is None else _one_pattern_set(anchored, True)
 
     def fullmatch(self, text: str) -> bool:
         if self._set is not None:
@@ -373,8 +366,8 @@ class PatternSet:
         return may, frozenset(i - count for i in found if i >= count) if probed else None
 
 
-def _compile_set(patterns: Sequence[str]) -> Any:
-    regex_set = re2.Set.SearchSet(_options(case_sensitive=False))
+def _compile_set(patterns: Sequence[str], options: Any = None) -> Any:
+    regex_set = re2.Set.SearchSet(options or _options(case_sensitive=False))
     for pattern in patterns:
         regex_set.Add(pattern)
     regex_set.Compile()
