@@ -165,6 +165,37 @@ def run_args_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+def add_strict_arg(parser: argparse.ArgumentParser, when: str = "") -> None:
+    """`--strict`: policy warnings (unknown keys, no-op settings) fail the policy."""
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="treat policy warnings (unknown keys, with a did-you-mean) as errors" + when,
+    )
+
+
+if TYPE_CHECKING:
+    from ..models.policy import LoadedPolicy, Policy
+    from ..models.report import Section
+
+
+def load_run_policies(
+    paths: list[str], strict: bool, io: Streams
+) -> tuple[list[Policy], tuple[Section, ...]]:
+    """The policies of `--policy` (files and directories, in order) and the run section of
+    their warnings, each warning printed once on stderr (`warning: <file>: policy ...`).
+    PolicyError when one cannot be used (with `strict`, when it has a warning)."""
+    from ..models.policy import load_policies  # noqa: PLC0415 - keeps `--help` light
+    from ..models.policy_warnings import policy_warnings, warning_text, warnings_section  # noqa: PLC0415
+
+    loaded: list[LoadedPolicy] = load_policies(paths, strict)
+    section = warnings_section(loaded)
+    sections = () if section is None else (section,)
+    for entry in policy_warnings(sections):
+        io.warn(warning_text(entry))
+    return [item.policy for item in loaded], sections
+
+
 def policy_help() -> str:
     return (
         "policy file, or a directory of policies (*.json, *.yaml, *.yml, sorted); give it "

@@ -21,7 +21,9 @@ from .common import (
     EXIT_USAGE,
     Streams,
     add_run_args,
+    add_strict_arg,
     add_task_args,
+    load_run_policies,
     policy_help,
     run_args_problem,
     score_arg,
@@ -77,6 +79,7 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="with --fail-on regressions, also fail when a trace's score falls by more than N",
     )
+    add_strict_arg(parser, " (with --policy only)")
     _add_outputs(parser)
     add_task_args(parser, compare=True)
     add_run_args(parser, "PATH... (with --policy)")
@@ -123,6 +126,7 @@ def _ignored(args: argparse.Namespace) -> list[str]:
             ("--jobs", args.jobs),
             ("--dask", args.dask),
             ("--allow-empty", args.allow_empty or None),
+            ("--strict", args.strict or None),
         )
         for flag, value in given:
             if value is not None:
@@ -177,7 +181,6 @@ def run(args: argparse.Namespace, io: Streams) -> int:
 
 def _load(args: argparse.Namespace, io: Streams, regression: Any) -> tuple[Any, Any] | None:
     """Both sides, or None (after an error line) if an input is invalid."""
-    from ..api import load_policies  # noqa: PLC0415
     from ..errors import ArhError  # noqa: PLC0415
     from ..pipeline import RunOptions, make_executor  # noqa: PLC0415
 
@@ -185,14 +188,14 @@ def _load(args: argparse.Namespace, io: Streams, regression: Any) -> tuple[Any, 
         baseline, _ = regression.read_run_report(args.baseline, io.stdin)
         if args.candidate is not None:
             return baseline, regression.given_candidate(args.candidate, io.stdin)
-        policies = load_policies(args.policy)
+        policies, sections = load_run_policies(args.policy, args.strict, io)
         fail_under = DEFAULT_FAIL_UNDER if args.fail_under is None else args.fail_under
         options = RunOptions(
             fail_under, args.format or AUTO, None, args.allow_empty, args.task_id_from
         )
         executor = make_executor(args.jobs, args.dask)
         candidate = regression.validate_candidate(
-            args.paths, policies, options, io, executor=executor, stdin=io.stdin
+            args.paths, policies, options, io, executor=executor, stdin=io.stdin, sections=sections
         )
     except ArhError as exc:
         io.error(str(exc))

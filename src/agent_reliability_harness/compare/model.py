@@ -135,6 +135,21 @@ class TraceComparison:
     new_findings: tuple[Finding, ...]
     resolved_findings: tuple[Finding, ...]
     unchanged_findings: int
+    # The policy that judged the trace on both sides, when traces are matched per
+    # (trace_id, policy_id) (reports judged by several policies); None: by trace_id alone.
+    policy_id: str | None = None
+
+    @property
+    def named(self) -> str:
+        """How messages name the trace: `'t-1'`, or `'t-1' (policy 'refunds')`."""
+        if self.policy_id is None:
+            return repr(self.trace_id)
+        return f"{self.trace_id!r} (policy {self.policy_id!r})"
+
+    @property
+    def shown_id(self) -> str:
+        """How tables show the trace: `t-1`, or `t-1 [refunds]`."""
+        return self.trace_id if self.policy_id is None else f"{self.trace_id} [{self.policy_id}]"
 
     @property
     def changed(self) -> bool:
@@ -148,8 +163,11 @@ class TraceComparison:
         )
 
     def to_dict(self) -> dict[str, Any]:
+        # `policy_id` only when traces are matched per policy, so v1 compares keep their bytes.
+        policy = {} if self.policy_id is None else {"policy_id": self.policy_id}
         return {
             "trace_id": self.trace_id,
+            **policy,
             "status": self.status.value,
             "transition": None if self.transition is None else self.transition.value,
             "baseline": _side_dict(self.baseline),
@@ -220,11 +238,11 @@ class Comparison:
         return tuple(t for t in self.traces if t.transition is transition)
 
     def new_findings(self) -> list[tuple[str, Finding]]:
-        """(trace_id, finding) for every new finding, in trace order then report order."""
-        return [(t.trace_id, f) for t in self.traces for f in t.new_findings]
+        """(trace shown_id, finding) for every new finding, in trace order then report order."""
+        return [(t.shown_id, f) for t in self.traces for f in t.new_findings]
 
     def resolved_findings(self) -> list[tuple[str, Finding]]:
-        return [(t.trace_id, f) for t in self.traces for f in t.resolved_findings]
+        return [(t.shown_id, f) for t in self.traces for f in t.resolved_findings]
 
     def summary_dict(self) -> dict[str, Any]:
         return {

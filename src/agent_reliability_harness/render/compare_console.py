@@ -120,7 +120,7 @@ def _measure(label: str, before: float | int | None, after: float | int | None, 
 def _head(t: TraceComparison, options: RenderOptions) -> str:
     tag = f"[{trace_tag(t)}]"
     key = {Transition.PASS_TO_FAIL: "FAIL", Transition.FAIL_TO_PASS: "PASS", None: ""}[t.transition]
-    head = f"{_paint(tag, key, options)} {clean(t.trace_id)}"
+    head = f"{_paint(tag, key, options)} {clean(t.shown_id)}"
     before, after = t.baseline, t.candidate
     if before is not None and after is not None:
         parts = [

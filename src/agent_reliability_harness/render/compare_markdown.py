@@ -77,7 +77,7 @@ def _trace_table(traces: list[TraceComparison]) -> list[str]:
         rows.append(
             _row(
                 [
-                    _code(t.trace_id),
+                    _code(t.shown_id),
                     trace_tag(t),
                     status,
                     score,
