@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 
 import pytest
-from test_infer_properties import FINAL_TOOLS
 
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
@@ -21,8 +20,6 @@ HELDOUT = os.environ.get("ARH_HELDOUT_TAU_BENCH")
     not HELDOUT, reason="set ARH_HELDOUT_TAU_BENCH to tau-bench's gpt-4o-airline.json"
 )
 def test_the_policy_inferred_from_tau_bench_passes_its_good_runs(tmp_path: Path) -> None:
-    if not FINAL_TOOLS:
-        pytest.skip("this build's ARH-CMP-001 does not read completion.final_tools yet")
     out = io.StringIO()
     args = [
         "infer",
