@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import math
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,6 @@ from strategies import traces
 
 pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
 
-FILES = Path(tempfile.mkdtemp(prefix="arh-trace-stream-"))
 CHUNK_STEPS = st.sampled_from([1, 2, 3, 7, 4096])
 READ_SIZES = st.sampled_from([1, 5, 16, 64, 4096, 1 << 20])
 
@@ -59,9 +57,7 @@ def stream(
     trickle: int = 0,
 ) -> tuple[Trace, int, TraceStream] | None:
     """(the streamed trace, its start line, the stream), or None if it declined."""
-    path = FILES / "trace.json"
-    path.write_bytes(data)
-    with path.open("rb") as handle:
+    with io.BytesIO(data) as handle:
         source: Any = Trickle(data, trickle) if trickle else handle
         reader = TraceStream(source, chunk_steps, read_size, max_pending)
         steps: list[Any] = []
