@@ -56,7 +56,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: setup lint
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto
 
 # Benchmarks: the full run rewrites BENCHMARK-RESULTS.md (takes a while); the quick
 # one is a smoke test that writes nothing.
