@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from ..errors import InputError
+from ..version import DISTRIBUTION
 
 _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _GLOB = re.compile(r"[*?\[]")
@@ -29,9 +30,7 @@ def _fsspec() -> Any:
     try:
         import fsspec  # noqa: PLC0415 - optional, only for URL inputs
     except ImportError:
-        raise InputError(
-            "reading URLs needs fsspec: pip install 'agent-reliability-harness[dask]'"
-        ) from None
+        raise InputError(f"reading URLs needs fsspec: pip install '{DISTRIBUTION}[dask]'") from None
     return fsspec
 
 
