@@ -123,6 +123,9 @@ class TrajectoryMatcher:
         self._positions: array[int] = array("q")
         self._sig_ids: dict[int, int] = {}
         self._sig_masks: list[int] = []
+        # Whether the call last added fits some entry (its tool and arguments), for the
+        # wording of findings.
+        self.last_fits = False
 
     def add(self, tool: str, arguments: Mapping[str, Any] | None, position: int) -> bool:
         """Take one call; False when `ignore_tools` leaves it out."""
@@ -132,6 +135,7 @@ class TrajectoryMatcher:
         self._positions.append(position)
         calls = self._tools.get(tool)
         if calls is None:
+            self.last_fits = False
             return True
         args: Mapping[str, Any] = arguments or {}
         ignore = self.spec.ignore_arguments
@@ -154,6 +158,7 @@ class TrajectoryMatcher:
             self._sig_masks.append(mask)
         calls.numbers.append(number)
         calls.sigs.append(sig)
+        self.last_fits = mask != 0
         return True
 
     def _compatible(self, index: int) -> Sequence[int]:
