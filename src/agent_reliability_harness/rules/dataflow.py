@@ -134,7 +134,7 @@ class _Flow:
         self.source_at: array[int] = array("q")
         self.source_ids: list[str] = []
         self.source_tools: list[str] = []
-        self.sinks: list[tuple[str, str]] = []  # (step id, tool), in asking order
+        self.sinks: list[tuple[str, str, Any]] = []  # (step id, tool, arguments), as asked
         self.grounded: list[tuple[str, str, Any]] = []  # (step id, tool, value)
         self.result: Resolution | None = None
 
@@ -157,7 +157,7 @@ class _Flow:
         arguments = step.arguments
         if tool in plan.sinks:
             index.ask_sink(position, arguments, plan.sinks[tool])
-            self.sinks.append((step.step_id, tool))
+            self.sinks.append((step.step_id, tool, arguments))
         if arguments and tool:
             self._ask_grounded(position, step, tool, arguments)
         output = step.output
@@ -221,7 +221,7 @@ class _FlowRule(RuleState):
     "ARH-FLW-004",
     FLOW,
     ERROR,
-    title="Untrusted value reached a sink",
+    title="Untrusted value reached sink",
     remediation="Do not let content from untrusted outputs (web pages, e-mails, files, "
     "tickets) choose where a sink sends, pays or writes; confirm such values with the "
     "user, or list the user's own values in dataflow.trusted_values.",
@@ -236,11 +236,13 @@ class UntrustedToSink(_FlowRule):
     def finish(self, ctx: RuleContext) -> RuleResult:
         flow = _flow(ctx, self.compiled)
         result = RuleResult(checks=len(flow.sinks))
-        for asked, (step_id, tool) in zip(flow.resolution(ctx).sinks, flow.sinks, strict=True):
+        answers = flow.resolution(ctx).sinks
+        for asked, (step_id, tool, arguments) in zip(answers, flow.sinks, strict=True):
             if asked.tainted:
                 result.failed += 1
                 result.hits += [
-                    _taint_hit(flow, asked.position, step_id, tool, a) for a in asked.tainted
+                    _taint_hit(flow, asked.position, (step_id, tool), arguments[a.name], a)
+                    for a in asked.tainted
                 ]
         return result
 
@@ -252,12 +254,27 @@ def _shown_units(arg: TaintedArgument) -> list[TaintedUnit]:
     return [u for u in arg.units if not any(u.unit.text in t and u.unit.text != t for t in texts)]
 
 
-def _taint_hit(flow: _Flow, position: int, step_id: str, tool: str, arg: TaintedArgument) -> Hit:
+def _as_written(value: Any, folded: str) -> str:
+    """A unit as the argument spells it, when a string argument holds it with only its
+    case changed; else the folded unit."""
+    if isinstance(value, str):
+        lowered = value.casefold()
+        at = lowered.find(folded) if len(lowered) == len(value) else -1
+        if at >= 0:
+            return value[at : at + len(folded)]
+    return folded
+
+
+def _taint_hit(
+    flow: _Flow, position: int, call: tuple[str, str], value: Any, arg: TaintedArgument
+) -> Hit:
+    step_id, tool = call
     units = _shown_units(arg)
     first = units[0]
     source_id, source_tool = flow.source(first.source)
     message = (
-        f"argument '{arg.name}' of sink '{tool}' carries '{brief(first.unit.text)}' from "
+        f"argument '{arg.name}' of sink '{tool}' carries "
+        f"'{brief(_as_written(value, first.unit.text))}' from "
         f"the untrusted output of '{source_tool or '(no tool name)'}' at step '{source_id}'"
     )
     if first.pattern is not None:

@@ -4,6 +4,7 @@ shared by both rules, decides them; this module only words its answer."""
 
 from __future__ import annotations
 
+import json
 from array import array
 from bisect import bisect_left
 from collections.abc import Mapping
@@ -32,8 +33,10 @@ ERROR = Severity.ERROR
 _FAILED = Status.ERROR
 # A finding's `observed` arguments are cut past this many characters of JSON.
 _ARGUMENTS_SHOWN = 2000
-# Argument names listed in a missing call's diff before "and K more".
+# Argument names listed in a missing call's diff before "and K more", and the longest
+# JSON text of a value shown next to its name.
 _KEYS_SHOWN = 6
+_VALUE_SHOWN = 40
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +282,9 @@ def _differences(entry: PolicyEntry, arguments: Mapping[str, Any], spec: Traject
         if key not in arguments:
             parts.append(f"'{key}' (missing)")
         elif not json_equal(value, arguments[key]):
-            parts.append(f"'{key}'")
+            got, want = _short(arguments[key]), _short(value)
+            shown = f" ({got}, expected {want})" if got and want else ""
+            parts.append(f"'{key}'{shown}")
     if mode.value == ArgumentsMatch.EXACT.value:
         parts += [
             f"'{key}' (not expected)"
@@ -289,3 +294,9 @@ def _differences(entry: PolicyEntry, arguments: Mapping[str, Any], spec: Traject
     if len(parts) > _KEYS_SHOWN:
         parts[_KEYS_SHOWN:] = [f"{len(parts) - _KEYS_SHOWN} more"]
     return ", ".join(parts)
+
+
+def _short(value: Any) -> str:
+    """A value as JSON text when it is short enough to name in a message, else ""."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return text if len(text) <= _VALUE_SHOWN else ""
