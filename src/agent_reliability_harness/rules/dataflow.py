@@ -5,17 +5,17 @@ this module only words its answers."""
 
 from __future__ import annotations
 
-from array import array
-from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..dataflow import (
     DataflowOptions,
+    GroundedResult,
     Marker,
-    Resolution,
-    SourceIndex,
+    Screen,
+    SinkResult,
+    SourceStore,
     TaintedArgument,
     TaintedUnit,
 )
@@ -23,8 +23,9 @@ from ..models.common import Category, Severity, Status, StepType
 from ..models.policy import ArgSpec, Policy
 from ..models.trace import Step
 from ..patterns import PatternSet
-from ._effective_status import call_failed
+from ._effective_status import call_failed, failed_by_output
 from .base import Hit, RuleContext, RuleResult, RuleState, brief, rule
+from .facts import TraceFacts
 
 FLOW = Category.FLOW
 ERROR = Severity.ERROR
@@ -38,6 +39,7 @@ class FlowPlan:
     """What both rules need of the policy, made once per Evaluator."""
 
     options: DataflowOptions
+    screen: Screen  # the markers, for the source store's windows
     # Sink tool -> the arguments ARH-FLW-004 checks (None: all); empty without
     # `untrusted_to_sink`, and then no output is untrusted (only ARH-FLW-005 asks).
     sinks: dict[str, tuple[str, ...] | None]
@@ -46,6 +48,7 @@ class FlowPlan:
     grounded: dict[str, tuple[tuple[str, ArgSpec], ...]]
     grounded_everywhere: bool  # grounded_arguments holds "*"
     grounded_tools: frozenset[str]  # the other grounded_arguments names
+    asks_grounded: frozenset[str]  # the tools with some grounded argument (but for "*")
     failures: PatternSet  # error_handling.error_output_patterns
 
 
@@ -78,13 +81,17 @@ def compile_flow(policy: Policy) -> FlowPlan:
         trusted_values=flow.trusted_values.globs,
     )
     tools = policy.allowed_tools.items()
+    grounded = _grounded_specs(policy)
+    named = frozenset(flow.grounded_arguments) - {"*"}
     return FlowPlan(
         options,
+        Screen([m.pattern for m in markers]),
         {name: t.sink_arguments for name, t in tools if t.sink} if to_sink else {},
         frozenset(name for name, t in tools if t.untrusted) if to_sink else frozenset(),
-        _grounded_specs(policy),
+        grounded,
         "*" in flow.grounded_arguments,
-        frozenset(flow.grounded_arguments) - {"*"},
+        named,
+        named | frozenset(grounded),
         policy.error_handling.error_output_patterns,
     )
 
@@ -95,6 +102,10 @@ def _applies_to_sinks(policy: Policy) -> bool:
 
 def _applies_grounded(policy: Policy) -> bool:
     return bool(policy.dataflow.grounded_arguments) or bool(_grounded_specs(policy))
+
+
+def _position(call: tuple[int, Any, bool, str, str]) -> int:
+    return call[0]
 
 
 def _grounded_values(spec: ArgSpec, value: Any, path: str, out: list[tuple[str, Any]]) -> None:
@@ -112,31 +123,17 @@ def _grounded_values(spec: ArgSpec, value: Any, path: str, out: list[tuple[str, 
 
 
 class _Flow:
-    """One trace's source index, and what a finding names: the id and tool of each
-    call whose output was added (8 + 8 + 8 bytes each) and of each question."""
+    """One trace's source store (which also keeps the step id and tool of each output
+    for the findings), and the step id, tool and value of each question."""
 
-    __slots__ = (
-        "fed",
-        "grounded",
-        "index",
-        "plan",
-        "result",
-        "sinks",
-        "source_at",
-        "source_ids",
-        "source_tools",
-    )
+    __slots__ = ("fed", "grounded", "index", "plan", "result")
 
     def __init__(self, plan: FlowPlan) -> None:
         self.plan = plan
-        self.index = SourceIndex(plan.options)
+        self.index = SourceStore(plan.options, plan.screen)
         self.fed = 0
-        self.source_at: array[int] = array("q")
-        self.source_ids: list[str] = []
-        self.source_tools: list[str] = []
-        self.sinks: list[tuple[str, str, Any]] = []  # (step id, tool, arguments), as asked
         self.grounded: list[tuple[str, str, Any]] = []  # (step id, tool, value)
-        self.result: Resolution | None = None
+        self.result: tuple[list[tuple[int, SinkResult]], tuple[GroundedResult, ...]] | None = None
 
     def feed(self, ctx: RuleContext) -> None:
         """The chunk's calls, once, whichever rule sees the chunk first."""
@@ -145,31 +142,41 @@ class _Flow:
         if end <= self.fed:
             return
         self.fed = end
-        for position, step in facts.calls:
-            self._call(position, step, step.tool_name or "")
-        if facts.unnamed_calls:  # their outputs are sources too (of no labelled tool)
-            for position, step in enumerate(facts.steps, facts.start):
-                if step.type is _TOOL_CALL and not step.tool_name:
-                    self._call(position, step, "")
-
-    def _call(self, position: int, step: Step, tool: str) -> None:
-        plan, index = self.plan, self.index
-        arguments = step.arguments
-        if tool in plan.sinks:
-            index.ask_sink(position, arguments, plan.sinks[tool])
-            self.sinks.append((step.step_id, tool, arguments))
-        if arguments and tool:
-            self._ask_grounded(position, step, tool, arguments)
-        output = step.output
+        plan, calls = self.plan, facts.calls
+        sinks, asks = plan.sinks, plan.asks_grounded
+        if sinks:
+            self.index.ask_sinks(
+                [
+                    (i, s.arguments or {}, sinks[s.tool_name], s.step_id, s.tool_name)
+                    for i, s in calls
+                    if s.tool_name in sinks
+                ]
+            )
+        if asks or plan.grounded_everywhere:
+            for position, step in calls:
+                if step.arguments and (plan.grounded_everywhere or step.tool_name in asks):
+                    self._ask_grounded(position, step, step.tool_name or "", step.arguments)
+        failed = failed_by_output(facts, plan.failures)
+        untrusted = plan.untrusted
         # A failed call's output reports the failure, not data: it is no source.
-        if output is None or step.status is _FAILED:
-            return
-        if plan.failures and call_failed(step, plan.failures):
-            return
-        index.add_output(position, output, tool in plan.untrusted)
-        self.source_at.append(position)
-        self.source_ids.append(step.step_id)
-        self.source_tools.append(tool)
+        ok = [
+            (i, s.output, s.tool_name in untrusted, s.step_id, s.tool_name or "")
+            for i, s in calls
+            if s.output is not None and s.status is not _FAILED and i not in failed
+        ]
+        if facts.unnamed_calls:  # their outputs are sources too (of no labelled tool)
+            ok = sorted(ok + self._unnamed(facts), key=_position)
+        self.index.add_outputs(ok)
+
+    def _unnamed(self, facts: TraceFacts) -> list[tuple[int, Any, bool, str, str]]:
+        return [
+            (position, step.output, False, step.step_id, "")
+            for position, step in enumerate(facts.steps, facts.start)
+            if step.type is _TOOL_CALL
+            and not step.tool_name
+            and step.output is not None
+            and not call_failed(step, self.plan.failures)
+        ]
 
     def _ask_grounded(self, position: int, step: Step, tool: str, args: Mapping[str, Any]) -> None:
         plan = self.plan
@@ -184,19 +191,17 @@ class _Flow:
             self.index.ask_grounded(position, name, value)
             self.grounded.append((step.step_id, tool, value))
 
-    def resolution(self, ctx: RuleContext) -> Resolution:
+    def resolution(
+        self, ctx: RuleContext
+    ) -> tuple[list[tuple[int, SinkResult]], tuple[GroundedResult, ...]]:
+        """The tainted sinks (by asking order) and every grounded answer, once."""
         if self.result is None:
             # Inputs come before every step, so adding them last changes nothing.
             if ctx.trace is not None:
                 for item in ctx.trace.inputs:
                     self.index.add_input(item.text)
-            self.result = self.index.resolve()
+            self.result = self.index.answers()
         return self.result
-
-    def source(self, position: int) -> tuple[str, str]:
-        """(step id, tool) of the call whose output was added at `position`."""
-        k = bisect_left(self.source_at, position)
-        return self.source_ids[k], self.source_tools[k]
 
 
 _KEY = "dataflow.index"
@@ -235,15 +240,14 @@ class UntrustedToSink(_FlowRule):
 
     def finish(self, ctx: RuleContext) -> RuleResult:
         flow = _flow(ctx, self.compiled)
-        result = RuleResult(checks=len(flow.sinks))
-        answers = flow.resolution(ctx).sinks
-        for asked, (step_id, tool, arguments) in zip(answers, flow.sinks, strict=True):
-            if asked.tainted:
-                result.failed += 1
-                result.hits += [
-                    _taint_hit(flow, asked.position, (step_id, tool), arguments[a.name], a)
-                    for a in asked.tainted
-                ]
+        tainted, _ = flow.resolution(ctx)
+        result = RuleResult(checks=flow.index.sink_count(), failed=len(tainted))
+        for k, asked in tainted:
+            step_id, tool, arguments = flow.index.sink_label(k)
+            result.hits += [
+                _taint_hit(flow, asked.position, (step_id, tool), arguments[a.name], a)
+                for a in asked.tainted
+            ]
         return result
 
 
@@ -271,7 +275,7 @@ def _taint_hit(
     step_id, tool = call
     units = _shown_units(arg)
     first = units[0]
-    source_id, source_tool = flow.source(first.source)
+    source_id, source_tool = flow.index.source(first.source)
     message = (
         f"argument '{arg.name}' of sink '{tool}' carries "
         f"'{brief(_as_written(value, first.unit.text))}' from "
@@ -311,7 +315,7 @@ class UngroundedArgument(_FlowRule):
         flow = _flow(ctx, self.compiled)
         result = RuleResult(checks=len(flow.grounded))
         for answer, (step_id, tool, value) in zip(
-            flow.resolution(ctx).grounded, flow.grounded, strict=True
+            flow.resolution(ctx)[1], flow.grounded, strict=True
         ):
             missing = answer.missing
             if missing is None:

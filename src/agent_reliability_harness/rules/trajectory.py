@@ -5,9 +5,7 @@ shared by both rules, decides them; this module only words its answer."""
 from __future__ import annotations
 
 import json
-from array import array
-from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,8 +23,9 @@ from ..trajectory import (
     TrajectorySpec,
     json_equal,
 )
-from ._effective_status import call_failed
+from ._effective_status import failed_by_output
 from .base import MAX_FINDINGS, Hit, RuleContext, RuleResult, RuleState, brief, rule
+from .facts import TraceFacts
 
 SEQUENCE = Category.SEQUENCE
 ERROR = Severity.ERROR
@@ -73,36 +72,17 @@ def compile_trajectory(policy: Policy) -> TrajectoryPlan:
 
 
 class _Matching:
-    """One trace's matching: the matcher, and the ids and tools of the calls a finding
-    may name (every considered call where extras are forbidden, else the calls of the
-    expected tools): 8 + 8 + 4 bytes each, the ids being the trace's own strings."""
+    """One trace's matching. Calls carry their step id as label, with the tool where
+    extras are forbidden: the matcher keeps labels for its nearest-call candidates and,
+    where extras are forbidden, for every considered call (8 bytes each, the strings
+    being the trace's own)."""
 
-    __slots__ = (
-        "considered",
-        "failed",
-        "fed",
-        "fits",
-        "ids",
-        "matcher",
-        "plan",
-        "positions",
-        "result",
-        "tool_codes",
-        "tool_list",
-        "tool_names",
-    )
+    __slots__ = ("failed", "fed", "matcher", "plan", "result")
 
     def __init__(self, plan: TrajectoryPlan) -> None:
         self.plan = plan
-        self.matcher = TrajectoryMatcher(plan.spec)
+        self.matcher = TrajectoryMatcher(plan.spec, keep_labels=plan.spec.match.forbids_extras)
         self.fed = 0  # steps fed so far
-        self.positions: array[int] = array("q")
-        self.ids: list[str] = []
-        self.tool_codes: array[int] = array("I")
-        self.fits = bytearray()  # per kept call: whether it fits some entry
-        self.tool_names: dict[str, int] = {}
-        self.tool_list: list[str] = []
-        self.considered: dict[str, int] = {}  # considered calls per expected tool
         self.failed: dict[str, int] = {}  # failed calls per expected tool
         self.result: TrajectoryResult | None = None
 
@@ -113,29 +93,33 @@ class _Matching:
         if end <= self.fed:
             return
         self.fed = end
-        plan, add = self.plan, self.matcher.add
-        expected, failures = plan.tools, plan.failures
-        keep_all = plan.spec.match.forbids_extras
+        plan = self.plan
+        failed = failed_by_output(facts, plan.failures)
+        ok: list[tuple[str, Mapping[str, Any] | None, int, Any]]
+        if plan.spec.match.forbids_extras:
+            ok = [
+                (step.tool_name or "", step.arguments, index, (step.step_id, step.tool_name))
+                for index, step in facts.calls
+                if step.status is not _FAILED and index not in failed
+            ]
+        else:
+            # Where extras are allowed, only the calls of the expected tools matter (their
+            # order among themselves is the order of the trace).
+            tools = plan.tools
+            ok = [
+                (step.tool_name or "", step.arguments, index, step.step_id)
+                for index, step in facts.calls
+                if step.tool_name in tools and step.status is not _FAILED and index not in failed
+            ]
+        if failed or any(step.status is _FAILED for _, step in facts.calls):
+            self._count_failed(facts, failed)
+        self.matcher.add_many(ok)
+
+    def _count_failed(self, facts: TraceFacts, failed: Container[int]) -> None:
         for index, step in facts.calls:
             tool = step.tool_name or ""
-            if step.status is _FAILED or (failures and call_failed(step, failures)):
-                if tool in expected:
-                    self.failed[tool] = self.failed.get(tool, 0) + 1
-                continue
-            if not add(tool, step.arguments, index):
-                continue  # ignore_tools
-            if tool in expected:
-                self.considered[tool] = self.considered.get(tool, 0) + 1
-            elif not keep_all:
-                continue
-            code = self.tool_names.get(tool)
-            if code is None:
-                code = self.tool_names[tool] = len(self.tool_list)
-                self.tool_list.append(tool)
-            self.positions.append(index)
-            self.ids.append(step.step_id)
-            self.tool_codes.append(code)
-            self.fits.append(self.matcher.last_fits)
+            if (step.status is _FAILED or index in failed) and tool in self.plan.tools:
+                self.failed[tool] = self.failed.get(tool, 0) + 1
 
     def outcome(self) -> TrajectoryResult:
         if self.result is None:
@@ -143,9 +127,10 @@ class _Matching:
         return self.result
 
     def call(self, position: int) -> tuple[str, str, bool]:
-        """(step id, tool, fits some entry) of a kept call."""
-        k = bisect_left(self.positions, position)
-        return self.ids[k], self.tool_list[self.tool_codes[k]], bool(self.fits[k])
+        """(step id, tool, fits some entry) of a considered call (where extras are
+        forbidden)."""
+        (step_id, tool), fits = self.matcher.label_of(position)
+        return step_id, tool, fits
 
     def failed_note(self, tool: str) -> str:
         """What to add to a missing call's message about failed calls of its tool."""
@@ -248,13 +233,13 @@ def _missing_hit(matching: _Matching, miss: MissingCall) -> Hit:
     label = f"expected call '{tool}' (trajectory.expected[{miss.entry}])"
     nearest = miss.nearest
     if nearest is None:
-        if matching.considered.get(tool):
+        if matching.matcher.considered_calls(tool):
             message = f"{label} has no match: every call of '{tool}' matches another entry"
         else:
             message = f"{label} was never made{matching.failed_note(tool)}"
         return Hit(None, message, expected=entry.entry)
-    step_id, _, _ = matching.call(nearest.position)
-    where = f"the call of '{tool}' at step '{step_id}'"
+    tag = nearest.label  # the step id, or (step id, tool)
+    where = f"the call of '{tool}' at step '{tag if isinstance(tag, str) else tag[0]}'"
     diff = _differences(entry, nearest.arguments, matching.plan.spec)
     if diff:
         message = f"{label} has no match; nearest: {where}, which differs in {diff}"
