@@ -4,8 +4,9 @@ policy and with that policy plus a realistic `trajectory` and `dataflow`.
 
     python benchmarks/v11_overhead.py [--runs 3] [--steps 100000] [--memory-steps 1000000]
 
-Runs alternate between the policies so that a busy machine slows both alike; the best
-CPU time of each is reported with the ratio, and the peak resident memory of each run.
+Runs alternate between the policies so that a busy machine slows both alike; each
+policy's median CPU time is reported with the median of its per-round ratio to the v1
+run of the same round, and the peak resident memory.
 `--memory-steps` also writes one trace of that many steps (streamed to disk, never held)
 and reports the peak memory of validating it under both policies.
 """
@@ -17,6 +18,7 @@ import copy
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -151,18 +153,20 @@ def main(argv: list[str] | None = None) -> int:
         long = work / "long.json"
         long.write_text(json.dumps(long_faulted_trace(args.steps), separators=(",", ":")))
         base = ["validate", "--jobs", "1", "--quiet", "--json-out", str(work / "out.json")]
-        best: dict[str, tuple[float, float, int]] = {}
+        runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name in paths}
         for _ in range(args.runs):
             for name, path in paths.items():
-                cpu, wall, rss = _run([*base, "--policy", str(path), str(long)], work)
-                old = best.get(name)
-                best[name] = (cpu, wall, rss) if old is None or cpu < old[0] else old
-        ref = best["v1 policy"][0]
-        print(f"{args.steps:,}-step trace, best of {args.runs}")
-        print("| policy | CPU s (wall) | peak RSS MB | CPU vs v1 |")
+                runs[name].append(_run([*base, "--policy", str(path), str(long)], work))
+        ref = runs["v1 policy"]
+        print(f"{args.steps:,}-step trace, medians of {args.runs} paired rounds")
+        print("| policy | CPU s (wall) | peak RSS MB | CPU vs v1 (median of paired ratios) |")
         print("|---|---|---|---|")
-        for name, (cpu, wall, rss) in best.items():
-            print(f"| {name} | {cpu:.2f} ({wall:.2f}) | {rss} | {cpu / ref:.2f} |")
+        for name, got in runs.items():
+            cpu = statistics.median(r[0] for r in got)
+            wall = statistics.median(r[1] for r in got)
+            ratio = statistics.median(r[0] / v1[0] for r, v1 in zip(got, ref, strict=True))
+            rss = max(r[2] for r in got)
+            print(f"| {name} | {cpu:.2f} ({wall:.2f}) | {rss} | {ratio:.3f} |")
         if args.memory_steps:
             huge = work / "huge.json"
             _write_long(huge, args.memory_steps)
