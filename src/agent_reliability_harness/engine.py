@@ -150,6 +150,8 @@ def _findings(rule: Rule, severity: Severity, hits: list[Hit], left_out: int) ->
             observed=hit.observed,
             remediation=remediation,
             step_index=hit.step_index,
+            source_step_id=hit.source_step_id,
+            source_step_index=hit.source_step_index,
         )
         for hit in hits
     ]

@@ -116,6 +116,11 @@ class Searcher:
             return bool(self._set.Match(text))
         return self._regex.search(text) is not None
 
+    def finditer(self, text: str) -> Any:
+        """The non-overlapping matches, in order (objects with `start()` and `end()`, in
+        code points): what data flow's taint regions are cut from."""
+        return self._regex.finditer(text)
+
     def starts(self, text: str) -> list[int]:
         """Start offsets (code points) of the non-overlapping matches, ascending."""
         return [match.start() for match in self._regex.finditer(text)]

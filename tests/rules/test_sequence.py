@@ -5,6 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent_reliability_harness.engine import Evaluator
+from agent_reliability_harness.models import Policy
+from agent_reliability_harness.models.trace import Trace
 from agent_reliability_harness.rules import MAX_FINDINGS
 from helpers import findings, report, tool_call
 
@@ -125,3 +128,105 @@ def test_chains_keep_the_cap_and_the_true_count() -> None:
     assert len(got.findings) == MAX_FINDINGS + 1
     assert got.findings[-1].observed == pairs - MAX_FINDINGS
     assert got.category_scores["sequence"] == 0.0
+
+
+# ---- expected trajectories (ARH-SEQ-006/007) ------------------------------------------
+
+BOOK = {"origin": "JFK", "destination": "SEA", "cabin": "economy"}
+
+
+def _trajectory(*expected: dict[str, object], **options: object) -> dict[str, object]:
+    return {"trajectory": {"expected": list(expected), **options}}
+
+
+def test_a_missing_call_names_the_nearest_call_and_its_differences() -> None:
+    policy = _trajectory({"tool": "book", "arguments": BOOK, "arguments_match": "subset"})
+    steps = [
+        tool_call("s1", "book", {"origin": "JFK", "destination": "LAX"}),
+        tool_call("s2", "book", {**BOOK, "cabin": "business", "seats": 2}),
+        tool_call("s3", "book", BOOK, error="payment declined"),
+    ]
+    (finding,) = report(steps, policy).findings
+    assert finding.rule_id == "ARH-SEQ-006" and finding.step_id is None
+    assert finding.message == (
+        "expected call 'book' (trajectory.expected[0]) has no match; nearest: the call of "
+        "'book' at step 's2', which differs in 'cabin' (\"business\", expected \"economy\") "
+        "(1 failed call of 'book' not considered)"
+    )
+    assert finding.expected == {"tool": "book", "arguments": BOOK, "arguments_match": "subset"}
+    assert finding.observed == {**BOOK, "cabin": "business", "seats": 2}
+
+
+def test_exact_arguments_name_the_missing_and_the_unexpected_keys() -> None:
+    policy = _trajectory({"tool": "a", "arguments": {"id": 1, "n": [1, 2]}})
+    (finding,) = report([tool_call("s1", "a", {"n": [1, 2], "x": 0})], policy).findings
+    assert finding.message.endswith("which differs in 'id' (missing), 'x' (not expected)")
+
+
+def test_a_missing_call_without_any_call_of_its_tool() -> None:
+    got = report([tool_call("s1", "b")], _trajectory({"tool": "a"}))
+    assert [f.message for f in got.findings] == [
+        "expected call 'a' (trajectory.expected[0]) was never made"
+    ]
+    assert got.findings[0].observed is None
+
+
+def test_every_call_taken_by_another_entry_and_out_of_order_calls() -> None:
+    taken = report([tool_call("s1", "a")], _trajectory({"tool": "a"}, {"tool": "a"}))
+    assert [f.message for f in taken.findings] == [
+        "expected call 'a' (trajectory.expected[1]) has no match: every call of 'a' matches "
+        "another entry"
+    ]
+    late = report(
+        [tool_call("s1", "b"), tool_call("s2", "a")], _trajectory({"tool": "a"}, {"tool": "b"})
+    )
+    assert [f.message for f in late.findings] == [
+        "expected call 'b' (trajectory.expected[1]) has no match in order: the call of 'b' "
+        "at step 's1' fits it but is out of order"
+    ]
+
+
+def test_unexpected_calls_say_why() -> None:
+    policy = _trajectory({"tool": "a", "arguments": {"id": 1}}, match="strict")
+    steps = [tool_call("s1", "a", {"id": 2}), tool_call("s2", "a", {"id": 1})]
+    steps += [tool_call("s3", "a", {"id": 1}), tool_call("s4", "z")]
+    got = report(steps, policy)
+    assert [(f.step_id, f.message) for f in got.findings] == [
+        (
+            "s1",
+            "call of 'a' matches no expected entry: its arguments fit no entry of 'a' (match 'strict')",
+        ),
+        (
+            "s3",
+            "call of 'a' matches no expected entry: the entries it fits are matched by other calls or out of order (match 'strict')",
+        ),
+        ("s4", "call of 'z' matches no expected entry: no entry names 'z' (match 'strict')"),
+    ]
+    assert got.category_scores["sequence"] == 40.0  # 1 entry + 4 calls, 3 failed
+
+
+def test_unexpected_calls_are_capped_but_all_counted() -> None:
+    steps = [tool_call(f"s{i}", "x") for i in range(MAX_FINDINGS + 500)]
+    got = report(steps, _trajectory(match="strict"))
+    assert len(got.findings) == MAX_FINDINGS + 1
+    assert got.findings[-1].message == "... and 500 more ARH-SEQ-007 findings"
+    assert got.category_scores["sequence"] == 0.0
+
+
+def test_a_chunked_trace_gets_the_whole_report() -> None:
+    policy = Policy.from_dict(
+        {
+            "policy_id": "p",
+            "allow_unlisted_tools": True,
+            **_trajectory({"tool": "a", "arguments": {"id": 1}}, {"tool": "b"}, match="unordered"),
+        }
+    )
+    steps = [tool_call(f"s{i}", "ab"[i % 2], {"id": i % 3}) for i in range(40)]
+    trace = Trace.from_dict({"trace_id": "t", "agent_name": "a", "workflow": "w", "steps": steps})
+    evaluator = Evaluator(policy)
+    whole = evaluator.evaluate(trace).to_dict()
+    for size in (1, 3, 7):
+        run = evaluator.start()
+        for start in range(0, len(trace.steps), size):
+            run.add(trace.steps[start : start + size])
+        assert run.finish(trace).to_dict() == whole

@@ -12,7 +12,9 @@ from .index import (
     TaintedArgument,
     TaintedUnit,
 )
+from .screen import Screen, WindowScreen
 from .sources import Marker, OutputTexts, Searcher, output_texts, taint_regions
+from .store import SourceStore
 from .units import (
     Unit,
     UnitKind,
@@ -31,13 +33,16 @@ __all__ = [
     "Marker",
     "OutputTexts",
     "Resolution",
+    "Screen",
     "Searcher",
     "SinkResult",
     "SourceIndex",
+    "SourceStore",
     "TaintedArgument",
     "TaintedUnit",
     "Unit",
     "UnitKind",
+    "WindowScreen",
     "decimal_form",
     "fold",
     "grounded_leaves",

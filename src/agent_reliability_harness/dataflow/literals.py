@@ -29,11 +29,11 @@ def encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-def _options() -> Any:
+def _options(case_sensitive: bool) -> Any:
     options = re2.Options()
     options.encoding = re2.Options.Encoding.LATIN1
     options.literal = True
-    options.case_sensitive = True
+    options.case_sensitive = case_sensitive
     options.log_errors = False
     options.max_mem = _MAX_MEM
     return options
@@ -42,16 +42,17 @@ def _options() -> Any:
 class _Batch:
     __slots__ = ("first", "literals", "set")
 
-    def __init__(self, first: int, literals: list[bytes]) -> None:
+    def __init__(self, first: int, literals: list[bytes], case_sensitive: bool) -> None:
         self.first = first
-        self.literals = literals
+        # Without case, only ASCII letters may differ (see LiteralSearch).
+        self.literals = literals if case_sensitive else [x.lower() for x in literals]
         self.set: Any = None
-        if len(literals) >= _DIRECT:
-            self.set = self._compile(literals)
+        if len(literals) >= _DIRECT or not case_sensitive:
+            self.set = self._compile(literals, case_sensitive)
 
     @staticmethod
-    def _compile(literals: list[bytes]) -> Any:
-        regex_set = re2.Set.SearchSet(_options())
+    def _compile(literals: list[bytes], case_sensitive: bool) -> Any:
+        regex_set = re2.Set.SearchSet(_options(case_sensitive))
         regex_set.Add(b"")
         for literal in literals:
             regex_set.Add(literal)
@@ -61,43 +62,57 @@ class _Batch:
             return None
         return regex_set
 
-    def occurring(self, text: bytes, out: list[int]) -> None:
+    def occurring(self, text: bytes, out: list[int], case_sensitive: bool) -> None:
         if self.set is not None:
             found = self.set.Match(text)
             if found:
                 out.extend(self.first + i - 1 for i in found if i)
                 return
         # A set that could not be built or whose pass failed: the plain reference.
+        if not case_sensitive:
+            text = text.lower()
         out.extend(self.first + i for i, lit in enumerate(self.literals) if lit in text)
 
 
 class LiteralSearch:
     """Built once for the literals; `occurring(text)` lists the indices of those that
-    are substrings of `text`, ascending."""
+    are substrings of `text`, ascending. Without `case_sensitive`, ASCII letters match
+    either case (Latin-1 mode: a text that is ASCII can match only ASCII literals, and
+    its letters fold only to ASCII letters)."""
 
-    __slots__ = ("_batches", "shortest")
+    __slots__ = ("_batches", "case_sensitive", "shortest")
 
-    def __init__(self, literals: Sequence[str]) -> None:
+    def __init__(
+        self,
+        literals: Sequence[str],
+        case_sensitive: bool = True,
+        batch: tuple[int, int] = (_BATCH_LITERALS, _BATCH_BYTES),
+    ) -> None:
+        """`batch`: the most literals and bytes of literals one RE2 set holds (each set
+        is one pass over a text; a set over RE2's memory budget fails, and its literals
+        are then searched one by one)."""
+        self.case_sensitive = case_sensitive
+        most_literals, most_bytes = batch
         self._batches: list[_Batch] = []
         self.shortest = min((len(encode(x)) for x in literals), default=0)
-        batch: list[bytes] = []
+        pending: list[bytes] = []
         size = 0
         first = 0
         for number, literal in enumerate(literals):
             data = encode(literal)
-            if batch and (len(batch) >= _BATCH_LITERALS or size + len(data) > _BATCH_BYTES):
-                self._batches.append(_Batch(first, batch))
-                batch, size, first = [], 0, number
-            batch.append(data)
+            if pending and (len(pending) >= most_literals or size + len(data) > most_bytes):
+                self._batches.append(_Batch(first, pending, case_sensitive))
+                pending, size, first = [], 0, number
+            pending.append(data)
             size += len(data)
-        if batch:
-            self._batches.append(_Batch(first, batch))
+        if pending:
+            self._batches.append(_Batch(first, pending, case_sensitive))
 
     def occurring(self, text: bytes) -> list[int]:
         out: list[int] = []
         if len(text) < self.shortest:
             return out
         for batch in self._batches:
-            batch.occurring(text, out)
+            batch.occurring(text, out, self.case_sensitive)
         out.sort()
         return out

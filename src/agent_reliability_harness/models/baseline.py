@@ -164,6 +164,7 @@ def parse_finding(data: Any, where: str) -> Finding:
         expected=data.get("expected"),
         observed=data.get("observed"),
         remediation=_opt_str(data, "remediation", where, None),
+        source_step_id=_opt_str(data, "source_step_id", where, None),
     )
 
 

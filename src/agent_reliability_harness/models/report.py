@@ -28,6 +28,10 @@ class Finding:
     remediation: str | None = None
     # Position of the anchoring step in the trace; not serialised (step ids may repeat).
     step_index: int | None = None
+    # The step a flagged value came from (ARH-FLW-004), as `source_step_id` in the JSON
+    # only when set; its position, like step_index, is not serialised.
+    source_step_id: str | None = None
+    source_step_index: int | None = None
 
     def sort_key(self) -> tuple[int, str, int, str]:
         position = -1 if self.step_index is None else self.step_index
@@ -41,6 +45,8 @@ class Finding:
             "message": self.message,
             "step_id": self.step_id,
         }
+        if self.source_step_id is not None:
+            out["source_step_id"] = self.source_step_id
         if self.expected is not None:
             out["expected"] = self.expected
         if self.observed is not None:

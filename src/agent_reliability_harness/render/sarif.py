@@ -84,9 +84,9 @@ def _artifact(source_path: str | None) -> dict[str, Any] | None:
     return {"uri": quote(source_path, safe="/"), "uriBaseId": SRCROOT}
 
 
-def _line(report: TraceReport, finding: Finding) -> int:
-    """The step's line, else the trace's; line 1 when positions were not computed."""
-    index = finding.step_index
+def _line(report: TraceReport, index: int | None) -> int:
+    """The line of the step at `index`, else the trace's; line 1 when positions were
+    not computed."""
     if index is not None and 0 <= index < len(report.step_lines):
         return report.step_lines[index]
     return report.source_line or 1
@@ -105,25 +105,45 @@ class _LogicalLocations:
             self.entries.append(entry)
         return self._index[key]
 
-    def reference(self, report: TraceReport, finding: Finding) -> dict[str, Any]:
+    def reference(
+        self, report: TraceReport, step_index: int | None, step_id: str | None
+    ) -> dict[str, Any]:
         trace_id = report.trace_id
         trace = self._add(
             ("trace", trace_id),
             {"name": trace_id, "fullyQualifiedName": trace_id, "kind": "object"},
         )
-        if finding.step_index is None or finding.step_id is None:
+        if step_index is None or step_id is None:
             return {"index": trace, "name": trace_id, "fullyQualifiedName": trace_id}
-        qualified = f"{trace_id}/steps[{finding.step_index}]"
+        qualified = f"{trace_id}/steps[{step_index}]"
         step = self._add(
-            ("step", trace_id, finding.step_index, finding.step_id),
+            ("step", trace_id, step_index, step_id),
             {
-                "name": finding.step_id,
+                "name": step_id,
                 "fullyQualifiedName": qualified,
                 "kind": "object",
                 "parentIndex": trace,
             },
         )
-        return {"index": step, "name": finding.step_id, "fullyQualifiedName": qualified}
+        return {"index": step, "name": step_id, "fullyQualifiedName": qualified}
+
+
+def _source_location(
+    report: TraceReport, finding: Finding, logical: _LogicalLocations
+) -> dict[str, Any]:
+    """The related location of the step a flagged value came from (ARH-FLW-004)."""
+    location: dict[str, Any] = {"id": 1}
+    artifact = _artifact(report.source_path)
+    if artifact is not None:
+        location["physicalLocation"] = {
+            "artifactLocation": artifact,
+            "region": {"startLine": _line(report, finding.source_step_index)},
+        }
+    location["logicalLocations"] = [
+        logical.reference(report, finding.source_step_index, finding.source_step_id)
+    ]
+    location["message"] = {"text": f"Source: the output of step {finding.source_step_id}."}
+    return location
 
 
 def _result(
@@ -139,9 +159,9 @@ def _result(
     if artifact is not None:
         location["physicalLocation"] = {
             "artifactLocation": artifact,
-            "region": {"startLine": _line(report, finding)},
+            "region": {"startLine": _line(report, finding.step_index)},
         }
-    location["logicalLocations"] = [logical.reference(report, finding)]
+    location["logicalLocations"] = [logical.reference(report, finding.step_index, finding.step_id)]
     digest = fingerprint(report.trace_id, finding, occurrence)
     # Findings from this build always carry a rule ID; older (v0.1) reports may not.
     result: dict[str, Any] = {"ruleId": finding.rule_id or f"{finding.category}/unidentified"}
@@ -152,6 +172,12 @@ def _result(
             "level": _LEVEL[finding.severity],
             "message": {"text": _sentence(f"{finding.message} (trace {report.trace_id}, {where})")},
             "locations": [location],
+        }
+    )
+    if finding.source_step_id is not None:
+        result["relatedLocations"] = [_source_location(report, finding, logical)]
+    result.update(
+        {
             "partialFingerprints": {
                 FINGERPRINT_KEY: digest,
                 # GitHub matches alerts on this key alone: follow the finding, not the line text.

@@ -6,12 +6,14 @@ from ..models.common import Category
 from . import (  # noqa: F401  (each module declares its rules)
     budget,
     completion,
+    dataflow,
     flow,
     grounding,
     safety,
     schema,
     schema_lint,
     sequence,
+    trajectory,
 )
 from .base import (
     MAX_FINDINGS,

@@ -74,6 +74,10 @@ class Hit:
     # The id of the step at step_index (the step itself may be gone by the time the
     # trace is reported, when it is read a chunk at a time).
     step_id: str | None = None
+    # Data flow (ARH-FLW-004): the earlier step whose output the finding's value came
+    # from, by position and id; renderers link to it.
+    source_step_index: int | None = None
+    source_step_id: str | None = None
 
 
 @dataclass(slots=True)

@@ -111,6 +111,7 @@ class TraceFacts:
         "steps",
         "tool_call_count",
         "totals",
+        "trace_memo",
         "unnamed_calls",
         "watched",
         "watched_calls",
@@ -137,6 +138,9 @@ class TraceFacts:
         self.grounded: list[tuple[int, Step]] = []
         self.unnamed_calls = 0
         self.memo: dict[Any, Any] = {}
+        # Per-trace state that several rules build together (ARH-SEQ-006/007 share one
+        # matching, ARH-FLW-004/005 one source index); kept across chunks, unlike memo.
+        self.trace_memo: dict[Any, Any] = {}
         # The first position of each step id, in first-seen order; how often each id that
         # occurs more than once occurs.
         self.step_positions: dict[str, int] = {}

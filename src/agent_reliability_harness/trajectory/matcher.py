@@ -6,13 +6,14 @@ sequence-category checks.
 
 from __future__ import annotations
 
+import json
 from array import array
-from bisect import insort
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .model import EntryTest, ToolFilter, TrajectorySpec
+from .model import ArgumentsMatch, EntryTest, ToolFilter, TrajectorySpec
 from .ordered import OrderedInput, match_ordered
 from .unordered import CallClass, match_unordered
 
@@ -20,11 +21,13 @@ from .unordered import CallClass, match_unordered
 @dataclass(frozen=True, slots=True)
 class NearestCall:
     """The unmatched call of a missing entry's tool with the most argument keys equal to
-    the entry's (the earliest on ties), its arguments as recorded."""
+    the entry's (the earliest on ties), its arguments as recorded and the label it was
+    added with."""
 
     position: int
     arguments: Mapping[str, Any]
     equal_keys: int
+    label: Any = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,35 +62,74 @@ class _Slot:
         self.bit = 1 << index
         self.test = test
         self.limit = limit
-        # (-equal keys, call number, arguments), best first; None: not kept.
-        self.nearest: list[tuple[int, int, Mapping[str, Any]]] | None = [] if keeps else None
+        # (-equal keys, call number, arguments, label), best first; None: not kept.
+        self.nearest: list[_Kept] | None = [] if keeps else None
 
-    def keep(self, equal: int, number: int, args: Mapping[str, Any]) -> None:
+    def keep(self, equal: int, number: int, args: Mapping[str, Any], label: Any) -> None:
         # At most `limit - 1` calls of the tool can be matched, so the best unmatched one
         # is always among the best `limit`; calls come in order, so a tie never displaces.
         kept = self.nearest
         if kept is None:
             return
         if len(kept) < self.limit:
-            insort(kept, (-equal, number, args), key=_rank)
+            insort(kept, (-equal, number, args, label), key=_rank)
         elif -equal < kept[-1][0]:
             kept.pop()
-            insort(kept, (-equal, number, args), key=_rank)
+            insort(kept, (-equal, number, args, label), key=_rank)
 
 
-def _rank(item: tuple[int, int, Mapping[str, Any]]) -> tuple[int, int]:
+_Kept = tuple[int, int, Mapping[str, Any], Any]
+
+
+def _rank(item: _Kept) -> tuple[int, int]:
     return item[0], item[1]
 
 
-class _ToolCalls:
-    """The considered calls of one expected tool: their numbers and signature ids."""
+class _Group:
+    """The entries of one tool with the same test (mode and arguments): a call is
+    compared with them once. `keeping`: those of them that keep nearest candidates."""
 
-    __slots__ = ("numbers", "sigs", "slots")
+    __slots__ = ("bits", "keeping", "test")
+
+    def __init__(self, test: EntryTest) -> None:
+        self.test = test
+        self.bits = 0
+        self.keeping: list[_Slot] = []
+
+
+class _ToolCalls:
+    """The considered calls of one expected tool: their numbers and signature ids, and
+    its entries: tool-only ones fit every call (`always`), the others by group."""
+
+    __slots__ = ("always", "constant", "groups", "kept_keys", "numbers", "plain", "sigs", "slots")
 
     def __init__(self, slots: list[_Slot]) -> None:
         self.slots = slots
         self.numbers: array[int] = array("I")
         self.sigs: array[int] = array("I")
+        self.always = 0
+        self.plain: list[_Slot] = []  # tool-only entries that keep nearest candidates
+        # The signature id of every further call, once nothing about a call can change
+        # it: every entry is tool-only and no nearest candidate is wanted any more.
+        self.constant: int | None = None
+        groups: dict[tuple[str, str], _Group] = {}
+        for slot in slots:
+            test = slot.test
+            if test.expected is None:
+                self.always |= slot.bit
+                if slot.nearest is not None:
+                    self.plain.append(slot)
+                continue
+            key = (test.mode.value, json.dumps(test.expected, sort_keys=True, default=repr))
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = _Group(test)
+            group.bits |= slot.bit
+            if slot.nearest is not None:
+                group.keeping.append(slot)
+        self.groups = list(groups.values())
+        # Only an exact comparison needs the call's count of compared keys.
+        self.kept_keys = any(g.test.mode is ArgumentsMatch.EXACT for g in self.groups)
 
 
 class TrajectoryMatcher:
@@ -102,7 +144,9 @@ class TrajectoryMatcher:
     time, the list of calls that entry fits.
     """
 
-    def __init__(self, spec: TrajectorySpec) -> None:
+    def __init__(self, spec: TrajectorySpec, keep_labels: bool = False) -> None:
+        """`keep_labels`: keep every considered call's label and whether it fits some
+        entry (8 + 1 more bytes per call), for `label_of`."""
         self.spec = spec
         self._filter = ToolFilter(spec)
         self._tests = [EntryTest(entry, spec) for entry in spec.expected]
@@ -123,38 +167,90 @@ class TrajectoryMatcher:
         self._positions: array[int] = array("q")
         self._sig_ids: dict[int, int] = {}
         self._sig_masks: list[int] = []
+        # Whether the call last added fits some entry (its tool and arguments), for the
+        # wording of findings; with keep_labels, the same for every considered call.
+        self.last_fits = False
+        self.labels: list[Any] | None = [] if keep_labels else None
+        self.fits = bytearray()
 
-    def add(self, tool: str, arguments: Mapping[str, Any] | None, position: int) -> bool:
-        """Take one call; False when `ignore_tools` leaves it out."""
-        if self._filter.ignores(tool):
-            return False
-        number = len(self._positions)
-        self._positions.append(position)
-        calls = self._tools.get(tool)
-        if calls is None:
-            return True
-        args: Mapping[str, Any] = arguments or {}
-        ignore = self.spec.ignore_arguments
-        kept = len(args) - sum(1 for k in ignore if k in args) if ignore else len(args)
-        mask = 0
-        for slot in calls.slots:
-            if slot.test.expected is None:
-                mask |= slot.bit
-                equal = 0
+    def add(
+        self, tool: str, arguments: Mapping[str, Any] | None, position: int, label: Any = None
+    ) -> bool:
+        """Take one call; False when `ignore_tools` leaves it out. `label` is kept with
+        the call if it becomes a nearest-call candidate (NearestCall.label), and with
+        every considered call when the matcher keeps labels."""
+        before = len(self._positions)
+        self.add_many(((tool, arguments, position, label),))
+        return len(self._positions) > before
+
+    def add_many(self, calls: Iterable[tuple[str, Mapping[str, Any] | None, int, Any]]) -> None:
+        """`add` for each (tool, arguments, position, label), in order."""
+        ignored, ignores = self._filter.cache, self._filter.ignores
+        positions, tools = self._positions, self._tools
+        labels, fits = self.labels, self.fits
+        last = self.last_fits
+        number = len(positions)
+        for tool, arguments, position, label in calls:
+            skip = ignored.get(tool)
+            if skip or (skip is None and ignores(tool)):
+                continue
+            positions.append(position)
+            known = tools.get(tool)
+            if known is None:
+                last = False
+            elif known.constant is not None:  # tool-only entries, nothing left to keep
+                known.numbers.append(number)
+                known.sigs.append(known.constant)
+                last = True
             else:
-                fits, equal = slot.test.compare(args, kept)
+                last = self._signature(known, arguments or {}, number, label) != 0
+            number += 1
+            if labels is not None:
+                labels.append(label)
+                fits.append(last)
+        self.last_fits = last
+
+    def _signature(
+        self, calls: _ToolCalls, args: Mapping[str, Any], number: int, label: Any
+    ) -> int:
+        """Record a call of an expected tool: the entries it fits (a mask), its nearest-call
+        candidacy, and its number and interned signature."""
+        mask = calls.always
+        if calls.groups:
+            kept = 0
+            if calls.kept_keys:
+                ignore = self.spec.ignore_arguments
+                kept = len(args) - sum(1 for k in ignore if k in args) if ignore else len(args)
+            for group in calls.groups:
+                fits, equal = group.test.compare(args, kept)
                 if fits:
-                    mask |= slot.bit
-            nearest = slot.nearest
-            if nearest is not None and (len(nearest) < slot.limit or -equal < nearest[-1][0]):
-                slot.keep(equal, number, args)
+                    mask |= group.bits
+                for slot in group.keeping:
+                    nearest = slot.nearest
+                    assert nearest is not None
+                    if len(nearest) < slot.limit or -equal < nearest[-1][0]:
+                        slot.keep(equal, number, args, label)
+        if calls.plain:
+            # Equal keys are 0 for a tool-only entry: only its first `limit` calls are kept.
+            for slot in calls.plain:
+                if len(slot.nearest or ()) < slot.limit:
+                    slot.keep(0, number, args, label)
+            calls.plain = [s for s in calls.plain if len(s.nearest or ()) < s.limit]
         sig = self._sig_ids.get(mask)
         if sig is None:
             sig = self._sig_ids[mask] = len(self._sig_masks)
             self._sig_masks.append(mask)
         calls.numbers.append(number)
         calls.sigs.append(sig)
-        return True
+        if not calls.groups and not calls.plain:
+            calls.constant = sig
+        return mask
+
+    def label_of(self, position: int) -> tuple[Any, bool]:
+        """(label, fits some entry) of the considered call at `position` (labels kept)."""
+        number = bisect_left(self._positions, position)
+        assert self.labels is not None
+        return self.labels[number], bool(self.fits[number])
 
     def _compatible(self, index: int) -> Sequence[int]:
         calls = self._tools[self._tests[index].tool]
@@ -207,10 +303,15 @@ class TrajectoryMatcher:
         )
 
     def _nearest_unmatched(self, index: int, used: set[int]) -> NearestCall | None:
-        for neg_equal, number, args in self._slots[index].nearest or ():
+        for neg_equal, number, args, label in self._slots[index].nearest or ():
             if number not in used:
-                return NearestCall(self._positions[number], args, -neg_equal)
+                return NearestCall(self._positions[number], args, -neg_equal, label)
         return None
+
+    def considered_calls(self, tool: str) -> int:
+        """How many considered calls of a tool some entry names were added so far."""
+        calls = self._tools.get(tool)
+        return 0 if calls is None else len(calls.numbers)
 
 
 def match_trajectory(
@@ -219,6 +320,5 @@ def match_trajectory(
     """Match the (tool, arguments, position) calls, given in trace order; the caller
     passes only status-ok calls with a tool name (failed calls are never considered)."""
     matcher = TrajectoryMatcher(spec)
-    for tool, arguments, position in calls:
-        matcher.add(tool, arguments, position)
+    matcher.add_many((tool, arguments, position, None) for tool, arguments, position in calls)
     return matcher.finish()

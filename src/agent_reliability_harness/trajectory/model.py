@@ -93,18 +93,18 @@ class ToolFilter:
     names is never ignored: the spec's own example lists `get_user_details` next to
     `ignore_tools: ["get_*"]`, and an entry that could never match would be useless."""
 
-    __slots__ = ("_cache", "_globs", "_named")
+    __slots__ = ("_globs", "_named", "cache")
 
     def __init__(self, spec: TrajectorySpec) -> None:
         self._globs = spec.ignore_tools
         self._named = frozenset(entry.tool for entry in spec.expected)
-        self._cache: dict[str, bool] = {}
+        self.cache: dict[str, bool] = {}  # the answer for every tool asked about so far
 
     def ignores(self, tool: str) -> bool:
-        hit = self._cache.get(tool)
+        hit = self.cache.get(tool)
         if hit is None:
             hit = tool not in self._named and any(fnmatchcase(tool, g) for g in self._globs)
-            self._cache[tool] = hit
+            self.cache[tool] = hit
         return hit
 
 

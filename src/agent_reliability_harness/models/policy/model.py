@@ -270,7 +270,11 @@ class Trajectory:
     ignore_arguments: tuple[str, ...] = ()
 
     def considers(self, tool_name: str) -> bool:
-        """Whether calls of this tool take part in matching (not in `ignore_tools`)."""
+        """Whether calls of this tool take part in matching: a tool an entry names always
+        does (the contract's own example expects `get_user_details` next to
+        `ignore_tools: ["get_*"]`), any other unless an `ignore_tools` glob matches it."""
+        if any(call.tool == tool_name for call in self.expected):
+            return True
         return not self.ignore_tools.matches(tool_name)
 
     @property

@@ -38,7 +38,6 @@ def parse_trajectory(data: dict[str, Any], notes: Notes) -> Trajectory | None:
             f"trajectory.expected[{i}]",
             default=default_match,
             ignored=ignored,
-            ignore_tools=globs,
             notes=notes,
         )
         for i, entry in enumerate(expected)
@@ -58,7 +57,6 @@ def _expected_call(
     *,
     default: ArgumentsMatch,
     ignored: tuple[str, ...],
-    ignore_tools: GlobSet,
     notes: Notes,
 ) -> ExpectedCall:
     if not isinstance(entry, dict):
@@ -68,12 +66,6 @@ def _expected_call(
         raise err(f"{where}.tool", "is required")
     if not isinstance(tool, str) or not tool:
         raise err(f"{where}.tool", f"must be a non-empty string (got {type_name(tool)})")
-    if ignore_tools.matches(tool):
-        glob = next(g for g in ignore_tools.globs if GlobSet((g,)).matches(tool))
-        raise err(
-            f"{where}.tool",
-            f"'{tool}' matches ignore_tools glob '{glob}', so no call could ever match it",
-        )
     arguments = entry.get("arguments")
     if arguments is not None and not isinstance(arguments, dict):
         raise err(f"{where}.arguments", f"must be an object (got {type_name(arguments)})")

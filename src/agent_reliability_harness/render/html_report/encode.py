@@ -169,6 +169,8 @@ def finding_value(finding: Finding) -> dict[str, Any]:
     out = finding.to_dict()
     if finding.step_index is not None:
         out["step_index"] = finding.step_index
+    if finding.source_step_index is not None:
+        out["source_step_index"] = finding.source_step_index
     return out
 
 

@@ -21,6 +21,7 @@
     if (f.change) add(head, D.createTextNode(' '), badge(f.change, CHANGE_CLASS[f.change] || 'plain'));
     if (extra) add(head, D.createTextNode(' '), extra);
     add(card, head, el('div', 'msg', f.message));
+    if (f.source_step_id !== undefined) add(card, sourceLine(f));
     if (f.remediation) add(card, el('div', 'fix', 'Fix: ' + f.remediation));
     const hasExpected = f.expected !== undefined, hasObserved = f.observed !== undefined;
     if (hasExpected || hasObserved) {
@@ -30,6 +31,22 @@
       add(card, dl);
     }
     return card;
+  }
+  // The step a flagged value came from (data flow): a link into the timeline when the
+  // trace is embedded and the step is in it, else its id.
+  function sourceLine(f) {
+    const line = el('div', 'fix source');
+    add(line, D.createTextNode('Value from: '));
+    const n = f.source_step_index, ctx = ui.ctx;
+    if (typeof n === 'number' && ctx && n < ctx.steps.length) {
+      const go = el('button', 'linkish', 'step #' + (n + 1) + ' ' + f.source_step_id);
+      go.type = 'button';
+      go.addEventListener('click', () => goToStep(n));
+      add(line, go);
+    } else {
+      add(line, el('span', 'mono', 'step ' + f.source_step_id));
+    }
+    return line;
   }
   function stepNumbers(step) {
     const parts = [];
@@ -91,6 +108,7 @@
 
   function openTrace(i) {
     state.open = i;
+    ui.ctx = null;
     const row = ROWS[i];
     const data = block(i);
     const trace = data.trace;
