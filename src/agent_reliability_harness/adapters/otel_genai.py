@@ -10,110 +10,41 @@ from typing import Any
 
 from ..errors import InputError
 from ..io import decode_json
-from ._common import TraceBuilder, arr, fail, obj, opt_count, opt_list, opt_str
+from . import _otlp
+from ._common import TraceBuilder, opt_count, opt_str
 from .base import Adapter
 
 NAME = "otel-genai"
 SEMCONV_VERSION = "1.44.0"
 _MODEL_OPS = ("chat", "generate_content", "text_completion")
 _AGENT_OPS = ("invoke_agent", "create_agent")
-_STATUS_ERROR = (2, "STATUS_CODE_ERROR")
 
 
 def detect(value: Any) -> bool:
     """An object with `resourceSpans` (the OTLP/JSON export request the Collector's file
     exporter writes)."""
-    return isinstance(value, dict) and isinstance(value.get("resourceSpans"), list)
-
-
-def _any_value(raw: Any) -> Any:
-    """Decode an OTLP/JSON AnyValue (64-bit integers arrive as strings)."""
-    if not isinstance(raw, dict):
-        return None
-    if "stringValue" in raw:
-        return raw["stringValue"]
-    if "boolValue" in raw:
-        return raw["boolValue"]
-    if "intValue" in raw:
-        value = raw["intValue"]
-        try:
-            return int(value)
-        except (TypeError, ValueError):
-            return value
-    if "doubleValue" in raw:
-        return raw["doubleValue"]
-    if "arrayValue" in raw and isinstance(raw["arrayValue"], dict):
-        values = raw["arrayValue"].get("values")
-        return [_any_value(v) for v in values] if isinstance(values, list) else []
-    if "kvlistValue" in raw and isinstance(raw["kvlistValue"], dict):
-        return _attributes(raw["kvlistValue"].get("values"))
-    return raw.get("bytesValue")
-
-
-def _attributes(raw: Any) -> dict[str, Any]:
-    found: dict[str, Any] = {}
-    for entry in raw if isinstance(raw, list) else []:
-        if isinstance(entry, dict) and isinstance(entry.get("key"), str):
-            found[entry["key"]] = _any_value(entry.get("value"))
-    return found
+    return _otlp.detect(value)
 
 
 def convert(value: Any, name_hint: str) -> list[Any]:
-    root = obj(value, "$")
-    grouped: dict[str, list[tuple[str, dict[str, Any], dict[str, Any]]]] = {}
-    for r, raw_rs in enumerate(arr(root.get("resourceSpans"), "resourceSpans")):
-        at_r = f"resourceSpans[{r}]"
-        resource_spans = obj(raw_rs, at_r)
-        resource = _attributes(
-            (resource_spans.get("resource") or {}).get("attributes")
-            if isinstance(resource_spans.get("resource"), dict)
-            else None
-        )
-        for s, scope in enumerate(opt_list(resource_spans, "scopeSpans", at_r)):
-            at_s = f"{at_r}.scopeSpans[{s}]"
-            for n, raw in enumerate(opt_list(obj(scope, at_s), "spans", at_s)):
-                at = f"{at_s}.spans[{n}]"
-                span = obj(raw, at)
-                trace_id = opt_str(span, "traceId", at) or ""
-                grouped.setdefault(trace_id, []).append((at, span, resource))
-    multi = len(grouped) > 1
-    return [
-        _trace(key, spans, f"{name_hint}-{i}" if multi else name_hint)
-        for i, (key, spans) in enumerate(grouped.items(), start=1)
-    ]
+    grouped = _otlp.spans_by_trace(value)
+    names = _otlp.hints(grouped, name_hint)
+    return [_trace(key, spans, hint) for (key, spans), hint in zip(grouped.items(), names, strict=True)]
 
 
-def _nanos(span: dict[str, Any], key: str, at: str) -> int | None:
-    raw = span.get(key)
-    if raw is None:
-        return None
-    digits = isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 20
-    if not digits and (isinstance(raw, bool) or not isinstance(raw, int)):
-        raise fail(f"{at}.{key}", f"expected nanoseconds since the epoch (got {raw!r:.40})")
-    value = int(raw)
-    if not 0 <= value < 2**64:
-        raise fail(f"{at}.{key}", "expected nanoseconds in the unsigned 64-bit range")
-    return value
-
-
-def _trace(
-    key: str, spans: list[tuple[str, dict[str, Any], dict[str, Any]]], hint: str
-) -> dict[str, Any]:
+def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
     b = TraceBuilder(NAME, hint, trace_id=key or None)
     b.metadata["semconv"] = SEMCONV_VERSION
-    timed = [
-        (_nanos(s, "startTimeUnixNano", at) or 0, i, at, s, _attributes(s.get("attributes")), res)
-        for i, (at, s, res) in enumerate(spans)
-    ]
+    timed = _otlp.ordered(spans)
     # Tool calls that have their own execute_tool span are mapped from it; calls found only
     # in a model span's output messages are mapped from the messages.
     executed: set[str] = set()
     for t in timed:
-        call_id = t[4].get("gen_ai.tool.call.id")
-        if t[4].get("gen_ai.operation.name") == "execute_tool" and isinstance(call_id, str):
+        call_id = t[2].get("gen_ai.tool.call.id")
+        if t[2].get("gen_ai.operation.name") == "execute_tool" and isinstance(call_id, str):
             executed.add(call_id)
     answered: set[str] = set()
-    for _, _, at, span, attrs, resource in sorted(timed, key=lambda t: (t[0], t[1])):
+    for at, span, attrs, resource in timed:
         if "service.name" in resource and "service" not in b.metadata:
             b.metadata["service"] = resource["service.name"]
         op = attrs.get("gen_ai.operation.name")
@@ -141,13 +72,6 @@ def _trace(
     return b.build()
 
 
-def _latency(span: dict[str, Any], at: str) -> float | None:
-    start, end = _nanos(span, "startTimeUnixNano", at), _nanos(span, "endTimeUnixNano", at)
-    if start is None or end is None or end < start or start == 0:
-        return None
-    return (end - start) / 1_000_000
-
-
 def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str) -> None:
     call_id = attrs.get("gen_ai.tool.call.id")
     if not isinstance(call_id, str) or not call_id:
@@ -161,18 +85,12 @@ def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str)
     )
     step = b.steps[index]
     step["output"] = attrs.get("gen_ai.tool.call.result")
-    raw_status = span.get("status")
-    status: dict[str, Any] = raw_status if isinstance(raw_status, dict) else {}
-    if status.get("code") in _STATUS_ERROR:
+    if _otlp.is_error(span):
         step["status"] = "error"
-        message = status.get("message")
-        error_type = attrs.get("error.type")
-        step["error"] = (
-            message if isinstance(message, str) and message else str(error_type or "error")
-        )
+        step["error"] = _otlp.status_message(span) or str(attrs.get("error.type") or "error")
     else:
         step["status"] = "ok"
-    latency = _latency(span, at)
+    latency = _otlp.latency(span, at)
     if latency is not None:
         step["latency_ms"] = latency
 
@@ -215,7 +133,7 @@ def _model(
         opt_count(usage, "gen_ai.usage.output_tokens", f"{at}.attributes"),
         at,
     )
-    latency = _latency(span, at)
+    latency = _otlp.latency(span, at)
     if latency is not None:
         b.steps[start]["latency_ms"] = latency
 
