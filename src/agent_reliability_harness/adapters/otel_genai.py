@@ -29,7 +29,8 @@ def detect(value: Any) -> bool:
 def convert(value: Any, name_hint: str) -> list[Any]:
     grouped = _otlp.spans_by_trace(value)
     names = _otlp.hints(grouped, name_hint)
-    return [_trace(key, spans, hint) for (key, spans), hint in zip(grouped.items(), names, strict=True)]
+    pairs = zip(grouped.items(), names, strict=True)
+    return [_trace(key, spans, hint) for (key, spans), hint in pairs]
 
 
 def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
