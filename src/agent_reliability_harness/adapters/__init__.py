@@ -6,10 +6,12 @@ match wins, so more specific formats come first (see docs/adapters.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import AdapterError
+from ..io import TRACE_SUFFIXES
 from . import (
     anthropic_messages,
     canonical,
@@ -18,6 +20,7 @@ from . import (
     openai_agents,
     openai_chat,
     openai_responses,
+    openinference,
     otel_genai,
 )
 from .base import Adapter
@@ -28,6 +31,9 @@ from .base import Adapter
 # recognised only by what OpenAI never sends (tool_plan, documents, billed_units).
 ADAPTERS: tuple[Adapter, ...] = (
     canonical.ADAPTER,
+    # OpenInference spans are OTLP exports too: recognised by `openinference.span.kind`
+    # before otel-genai claims any `resourceSpans` document.
+    openinference.ADAPTER,
     otel_genai.ADAPTER,
     openai_agents.ADAPTER,
     google_genai.ADAPTER,
@@ -37,6 +43,17 @@ ADAPTERS: tuple[Adapter, ...] = (
     openai_chat.ADAPTER,
 )
 BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
+# Binary container formats: file suffix -> the reader that decodes such a file into
+# documents (the first adapter declaring a suffix owns it; otel-genai and openinference
+# share one protobuf reader). Directory walks pick up every declared suffix.
+FILE_READERS: dict[str, Callable[[bytes], list[Any]]] = {}
+for _adapter in ADAPTERS:
+    if _adapter.read_file is not None:
+        for _suffix in _adapter.suffixes:
+            FILE_READERS.setdefault(_suffix, _adapter.read_file)
+WALK_SUFFIXES: tuple[str, ...] = tuple(
+    dict.fromkeys((*TRACE_SUFFIXES, *(x for a in ADAPTERS for x in a.suffixes)))
+)
 AUTO = "auto"
 FORMAT_CHOICES: tuple[str, ...] = (AUTO, *BY_NAME)
 
@@ -142,7 +159,9 @@ __all__ = [
     "ADAPTERS",
     "AUTO",
     "BY_NAME",
+    "FILE_READERS",
     "FORMAT_CHOICES",
+    "WALK_SUFFIXES",
     "Adapter",
     "Identity",
     "detect",

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..io import decode_json
-from . import _otlp
+from . import _otlp, otlp_proto
 from ._common import TraceBuilder, opt_count, opt_str
 from .base import Adapter
 
@@ -184,4 +184,6 @@ ADAPTER = Adapter(
     description=f"OpenTelemetry GenAI spans as OTLP/JSON (semantic conventions v{SEMCONV_VERSION})",
     detect=detect,
     convert=convert,
+    suffixes=otlp_proto.SUFFIXES,
+    read_file=otlp_proto.read,
 )

@@ -1,0 +1,204 @@
+"""The framework/SDK formats (make_sdk_fixtures.py): goldens, freshness, detection against
+every other format's fixtures, scenario contents, binary readers and their failures."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+import os
+import sys
+from pathlib import Path, PurePath
+from typing import Any
+
+import make_fixtures
+import make_sdk_fixtures as gen
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scenarios import SCENARIOS, Scenario
+
+from agent_reliability_harness.adapters import FILE_READERS, detect, to_canonical
+from agent_reliability_harness.cli import main
+from agent_reliability_harness.cli.common import Streams
+from agent_reliability_harness.errors import AdapterError, InputError, TraceError
+from agent_reliability_harness.models.trace import parse_trace
+
+HERE = Path(__file__).resolve().parent
+FIX = HERE / "fixtures"
+OURS = [p for fmt in gen.FORMATS for p in gen.owned(fmt) if p.parent.parent == FIX]
+BINARY = [p for p in sorted((FIX).rglob("*")) if p.suffix in FILE_READERS]
+EVERY = sorted(p for p in FIX.rglob("*") if p.is_file())
+
+
+def documents(path: Path) -> list[Any]:
+    return gen.read_fixture(PurePath(path.name), path.read_bytes())
+
+
+def arh(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), Streams(out, err, io.BytesIO(b"")))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("path", OURS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_golden(path: Path) -> None:
+    fmt = path.parent.name
+    expected = HERE / "expected" / fmt / f"{path.stem}.json"
+    assert gen.expected_text(fmt, path.name, path.read_bytes()) == expected.read_text("utf-8")
+    for document in documents(path):
+        for trace in to_canonical(document, fmt, path.stem):
+            parse_trace(trace)
+
+
+@pytest.mark.parametrize("path", EVERY, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_fixture_is_detected_as_its_own_format(path: Path) -> None:
+    """No fixture of one format is claimed by another (binary ones after decoding)."""
+    for document in documents(path):
+        assert detect(document).name == path.parent.name
+        assert {t["source"] for t in to_canonical(document)} == {path.parent.name}
+
+
+def test_fixtures_are_current() -> None:
+    missing = sorted(
+        {m for fmt in gen.FORMATS for m in gen.SDKS[fmt] if importlib.util.find_spec(m) is None}
+    )
+    if missing:
+        if os.environ.get("CI"):
+            pytest.fail(f"SDKs missing in CI: {missing}; install the test-adapters extra")
+        pytest.skip(f"SDKs not installed: {missing}")
+    stale = []
+    for fmt in gen.FORMATS:
+        built = gen.build_format(fmt)
+        on_disk = {str(p.relative_to(HERE)): p.read_bytes() for p in gen.owned(fmt)}
+        stale += sorted(k for k in built.keys() | on_disk.keys() if built.get(k) != on_disk.get(k))
+    assert not stale, f"run python tests/adapters/make_sdk_fixtures.py; stale: {stale[:5]}"
+
+
+# --- scenario contents ----------------------------------------------------------------
+
+# What each format records of a scenario: text, tokens, tool failures.
+CARRIES = {"openinference": {"text", "tokens", "errors"}}
+SCENARIO_CASES = [
+    (fmt, s) for fmt in gen.SCENARIO_RENDERERS for s in SCENARIOS if gen.supports(fmt, s)
+]
+
+
+@pytest.mark.parametrize(("fmt", "scenario"), SCENARIO_CASES, ids=lambda v: getattr(v, "name", v))
+def test_conversion_matches_scenario(fmt: str, scenario: Scenario) -> None:
+    (trace,) = to_canonical(json.loads((FIX / fmt / f"{scenario.name}.json").read_text()), fmt)
+    carries = CARRIES[fmt]
+    steps = trace["steps"]
+    calls = [s for s in steps if s["type"] == "tool_call"]
+    notes = trace["metadata"]["adapter"]["notes"]
+    assert [c["tool_name"] for c in calls] == [c.name for c in scenario.calls]
+    for step, call in zip(calls, scenario.calls, strict=True):
+        assert step["step_id"] == call.call_id
+        assert step["arguments"] == (None if call.raw_args is not None else call.args)
+        result = scenario.results[call.call_id]
+        if "errors" in carries:
+            assert step["status"] == ("error" if result.error else "ok")
+            if result.error:
+                assert step["error"] == result.error
+    if "text" in carries:
+        texts = [s["text"] for s in steps if s["type"] == "model_response" and s.get("text")]
+        assert texts == ["".join(t.texts) for t in scenario.turns if t.texts]
+    if "tokens" in carries:
+        assert sum(s.get("input_tokens") or 0 for s in steps) == sum(
+            t.usage[0] for t in scenario.turns
+        )
+        assert sum(s.get("output_tokens") or 0 for s in steps) == sum(
+            t.usage[1] for t in scenario.turns
+        )
+    orphaned = [n for n in notes if n["issue"] == "tool result without a matching call"]
+    assert len(orphaned) == (1 if scenario.orphan else 0)
+    bad = [n for n in notes if n["issue"] == "arguments are not valid JSON"]
+    assert len(bad) == sum(1 for c in scenario.calls if c.raw_args is not None)
+
+
+# --- binary inputs ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", BINARY, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_binary_twins_convert_like_their_golden(path: Path) -> None:
+    """A binary fixture converts to its golden (for otel-genai, the JSON fixture's)."""
+    fmt = path.parent.name
+    expected = (HERE / "expected" / fmt / f"{path.stem}.json").read_text("utf-8")
+    assert gen.expected_text(fmt, path.name, path.read_bytes()) == expected
+
+
+def test_cli_reads_binary_files_and_walks_their_suffixes(tmp_path: Path) -> None:
+    walked = tmp_path / "in"
+    for path in BINARY:
+        (walked / path.parent.name).mkdir(parents=True, exist_ok=True)
+        (walked / path.parent.name / path.name).write_bytes(path.read_bytes())
+    code, out, err = arh("convert", str(FIX / "openinference" / "clean.binpb"))
+    assert (code, err) == (0, "")
+    assert out == (HERE / "expected" / "openinference" / "clean.json").read_text("utf-8")
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps({"policy_id": "p"}))
+    code, out, err = arh("validate", "--policy", str(policy), "--jobs", "1", str(walked))
+    assert err == ""
+    assert out.count("[PASS]") + out.count("[FAIL]") == sum(
+        len(to_canonical(d)) for p in BINARY for d in documents(p)
+    )
+
+
+def test_missing_otlp_extra_is_one_clear_error(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setitem(
+        sys.modules, "opentelemetry.proto.collector.trace.v1.trace_service_pb2", None
+    )
+    path = tmp_path / "x.pb"
+    path.write_bytes((FIX / "otel-genai" / "parallel.pb").read_bytes())
+    code, out, err = arh("convert", str(path))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"error: {path.as_posix()}: reading OTLP protobuf needs the 'otlp' extra: "
+        "pip install 'arh[otlp]'\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "empty file"),
+        (b"\x0a\xff\xff", "not an OTLP ExportTraceServiceRequest"),
+        (b"\x00\x00\x10\x00\x0a", "4-byte length prefix at byte 0 runs past the end"),
+        (b"\x85", "not a valid varint"),
+    ],
+)
+def test_bad_protobuf_is_an_input_error(data: bytes, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        FILE_READERS[".pb"](data)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_byte_edits_of_binary_fixtures_never_crash(data: st.DataObject) -> None:
+    path = data.draw(st.sampled_from(BINARY), label="fixture")
+    raw = bytearray(path.read_bytes())
+    for _ in range(data.draw(st.integers(1, 4), label="edits")):
+        at = data.draw(st.integers(0, len(raw) - 1), label="at")
+        if data.draw(st.booleans(), label="cut"):
+            del raw[at : at + data.draw(st.integers(1, 64), label="n")]
+        else:
+            raw[at] = data.draw(st.integers(0, 255), label="byte")
+        if not raw:
+            raw = bytearray(b"\x0a")
+    try:
+        docs = FILE_READERS[path.suffix](bytes(raw))
+        for doc in docs:
+            for trace in to_canonical(doc, path.parent.name, "junk"):
+                json.dumps(trace, allow_nan=False)
+                with contextlib.suppress(TraceError):
+                    parse_trace(trace)
+    except (AdapterError, InputError):
+        pass
+
+
+def test_equivalence_with_make_fixtures_goldens_is_checked() -> None:
+    """Guard: the otel-genai binary twins exist and map to make_fixtures.py's goldens."""
+    twins = [p for p in BINARY if p.parent.name in make_fixtures.RENDERERS]
+    assert {p.parent.name for p in twins} == {"otel-genai"}
+    assert all((HERE / "expected" / "otel-genai" / f"{p.stem}.json").exists() for p in twins)
