@@ -23,6 +23,7 @@ sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 import make_fixtures  # noqa: E402
 import sdk_openinference  # noqa: E402
+import sdk_pydantic_ai  # noqa: E402
 from scenarios import SCENARIOS, Scenario  # noqa: E402
 
 from agent_reliability_harness.adapters import FILE_READERS, to_canonical  # noqa: E402
@@ -34,15 +35,18 @@ EXPECTED = HERE / "expected"
 # the scenarios it can express, and its extra cases as (file name, JSON value or bytes).
 SCENARIO_RENDERERS: dict[str, Callable[[Scenario], Any]] = {
     "openinference": sdk_openinference.openinference,
+    "pydantic-ai": sdk_pydantic_ai.pydantic_ai,
 }
 EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
     "openinference": sdk_openinference.extras,
     "otel-genai": sdk_openinference.otel_genai_binary,
+    "pydantic-ai": sdk_pydantic_ai.extras,
 }
 # The pinned SDKs each format's fixtures are built with (the staleness test skips without).
 SDKS: dict[str, tuple[str, ...]] = {
     "openinference": ("opentelemetry.sdk", "openinference.semconv"),
     "otel-genai": ("opentelemetry.sdk", "opentelemetry.proto"),
+    "pydantic-ai": ("pydantic_ai",),
 }
 FORMATS = tuple(SDKS)
 TEXT_ARGS = {"openinference"}  # arguments are JSON text: a scenario with bad JSON fits

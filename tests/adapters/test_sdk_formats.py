@@ -79,7 +79,10 @@ def test_fixtures_are_current() -> None:
 # --- scenario contents ----------------------------------------------------------------
 
 # What each format records of a scenario: text, tokens, tool failures.
-CARRIES = {"openinference": {"text", "tokens", "errors"}}
+CARRIES = {
+    "openinference": {"text", "tokens", "errors"},
+    "pydantic-ai": {"text", "tokens", "errors"},
+}
 SCENARIO_CASES = [
     (fmt, s) for fmt in gen.SCENARIO_RENDERERS for s in SCENARIOS if gen.supports(fmt, s)
 ]

@@ -22,6 +22,7 @@ from . import (
     openai_responses,
     openinference,
     otel_genai,
+    pydantic_ai,
 )
 from .base import Adapter
 
@@ -36,6 +37,9 @@ ADAPTERS: tuple[Adapter, ...] = (
     openinference.ADAPTER,
     otel_genai.ADAPTER,
     openai_agents.ADAPTER,
+    # Pydantic AI messages have `parts` like Gemini contents, and are recognised by what
+    # Gemini never writes (`kind` request/response, `part_kind`), so they come first.
+    pydantic_ai.ADAPTER,
     google_genai.ADAPTER,
     anthropic_messages.ADAPTER,
     openai_responses.ADAPTER,
