@@ -22,6 +22,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 import make_fixtures  # noqa: E402
+import sdk_langchain  # noqa: E402
 import sdk_openinference  # noqa: E402
 import sdk_pydantic_ai  # noqa: E402
 from scenarios import SCENARIOS, Scenario  # noqa: E402
@@ -36,20 +37,23 @@ EXPECTED = HERE / "expected"
 SCENARIO_RENDERERS: dict[str, Callable[[Scenario], Any]] = {
     "openinference": sdk_openinference.openinference,
     "pydantic-ai": sdk_pydantic_ai.pydantic_ai,
+    "langchain": sdk_langchain.langchain,
 }
 EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
     "openinference": sdk_openinference.extras,
     "otel-genai": sdk_openinference.otel_genai_binary,
     "pydantic-ai": sdk_pydantic_ai.extras,
+    "langchain": sdk_langchain.graph_extras,
 }
 # The pinned SDKs each format's fixtures are built with (the staleness test skips without).
 SDKS: dict[str, tuple[str, ...]] = {
     "openinference": ("opentelemetry.sdk", "openinference.semconv"),
     "otel-genai": ("opentelemetry.sdk", "opentelemetry.proto"),
     "pydantic-ai": ("pydantic_ai",),
+    "langchain": ("langchain_core", "langgraph", "langsmith"),
 }
 FORMATS = tuple(SDKS)
-TEXT_ARGS = {"openinference"}  # arguments are JSON text: a scenario with bad JSON fits
+TEXT_ARGS = {"openinference", "langchain"}  # arguments are JSON text: a scenario with bad JSON fits
 
 
 def supports(fmt: str, scenario: Scenario) -> bool:

@@ -82,6 +82,7 @@ def test_fixtures_are_current() -> None:
 CARRIES = {
     "openinference": {"text", "tokens", "errors"},
     "pydantic-ai": {"text", "tokens", "errors"},
+    "langchain": {"text", "tokens", "errors"},
 }
 SCENARIO_CASES = [
     (fmt, s) for fmt in gen.SCENARIO_RENDERERS for s in SCENARIOS if gen.supports(fmt, s)

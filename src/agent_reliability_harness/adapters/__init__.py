@@ -17,6 +17,8 @@ from . import (
     canonical,
     cohere_chat,
     google_genai,
+    langchain,
+    langsmith_runs,
     openai_agents,
     openai_chat,
     openai_responses,
@@ -37,6 +39,9 @@ ADAPTERS: tuple[Adapter, ...] = (
     openinference.ADAPTER,
     otel_genai.ADAPTER,
     openai_agents.ADAPTER,
+    # LangChain messages are typed `human`/`ai`/`tool` (no `role`), but an AI message's
+    # content may hold Anthropic `tool_use` blocks: tried before anthropic-messages.
+    langchain.ADAPTER,
     # Pydantic AI messages have `parts` like Gemini contents, and are recognised by what
     # Gemini never writes (`kind` request/response, `part_kind`), so they come first.
     pydantic_ai.ADAPTER,
@@ -154,6 +159,8 @@ def _canonical_shaped(value: Any) -> bool:
     """An object (or array of objects) using canonical top-level keys. Agents SDK span
     items also carry `trace_id`, so a span export is never taken for traces."""
     if export_kind(value) is not None or openai_agents.detect(value):
+        return False
+    if langsmith_runs.detect(value):  # LangSmith runs carry `trace_id` too
         return False
     items = value if isinstance(value, list) else [value]
     return any(isinstance(v, dict) and any(k in v for k in _CANONICAL_KEYS) for v in items)
