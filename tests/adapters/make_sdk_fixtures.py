@@ -23,11 +23,12 @@ sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 import make_fixtures  # noqa: E402
 import sdk_langchain  # noqa: E402
+import sdk_mcp  # noqa: E402
 import sdk_openinference  # noqa: E402
 import sdk_pydantic_ai  # noqa: E402
 from scenarios import SCENARIOS, Scenario  # noqa: E402
 
-from agent_reliability_harness.adapters import FILE_READERS, to_canonical  # noqa: E402
+from agent_reliability_harness.adapters import BY_NAME, FILE_READERS, to_canonical  # noqa: E402
 
 FIXTURES = HERE / "fixtures"
 EXPECTED = HERE / "expected"
@@ -38,12 +39,14 @@ SCENARIO_RENDERERS: dict[str, Callable[[Scenario], Any]] = {
     "openinference": sdk_openinference.openinference,
     "pydantic-ai": sdk_pydantic_ai.pydantic_ai,
     "langchain": sdk_langchain.langchain,
+    "mcp": sdk_mcp.mcp,
 }
 EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
     "openinference": sdk_openinference.extras,
     "otel-genai": sdk_openinference.otel_genai_binary,
     "pydantic-ai": sdk_pydantic_ai.extras,
     "langchain": sdk_langchain.graph_extras,
+    "mcp": sdk_mcp.extras,
 }
 # The pinned SDKs each format's fixtures are built with (the staleness test skips without).
 SDKS: dict[str, tuple[str, ...]] = {
@@ -51,6 +54,7 @@ SDKS: dict[str, tuple[str, ...]] = {
     "otel-genai": ("opentelemetry.sdk", "opentelemetry.proto"),
     "pydantic-ai": ("pydantic_ai",),
     "langchain": ("langchain_core", "langgraph", "langsmith"),
+    "mcp": ("mcp",),
 }
 FORMATS = tuple(SDKS)
 TEXT_ARGS = {"openinference", "langchain"}  # arguments are JSON text: a scenario with bad JSON fits
@@ -61,14 +65,29 @@ def supports(fmt: str, scenario: Scenario) -> bool:
 
 
 def read_fixture(path: PurePath, data: bytes) -> list[Any]:
-    """The documents of a fixture file, read as `arh` reads it."""
+    """The documents of a fixture file, read as `arh` reads it (a JSON Lines session: its
+    lines)."""
     reader = FILE_READERS.get(path.suffix)
-    return reader(data) if reader is not None else [json.loads(data)]
+    if reader is not None:
+        return reader(data)
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in data.splitlines() if line.strip()]
+    return [json.loads(data)]
+
+
+def convert_file(fmt: str, name: str, data: bytes) -> list[Any]:
+    """The canonical traces of a fixture file in format `fmt` (a session JSONL file is one
+    session: the adapter's convert_lines takes all its lines)."""
+    stem = PurePath(name).stem
+    documents = read_fixture(PurePath(name), data)
+    adapter = BY_NAME[fmt]
+    if PurePath(name).suffix == ".jsonl" and adapter.convert_lines is not None:
+        return adapter.convert_lines(enumerate(documents, start=1), stem)
+    return [t for doc in documents for t in to_canonical(doc, fmt, stem)]
 
 
 def expected_text(fmt: str, name: str, data: bytes) -> str:
-    stem = PurePath(name).stem
-    traces = [t for doc in read_fixture(PurePath(name), data) for t in to_canonical(doc, fmt, stem)]
+    traces = convert_file(fmt, name, data)
     return make_fixtures.dumps(traces[0] if len(traces) == 1 else traces)
 
 

@@ -18,8 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scenarios import SCENARIOS, Scenario
+from test_never_crash import _paths, _replace, junk
 
-from agent_reliability_harness.adapters import FILE_READERS, detect, to_canonical
+from agent_reliability_harness.adapters import ADAPTERS, BY_NAME, FILE_READERS, detect, to_canonical
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.errors import AdapterError, InputError, TraceError
@@ -47,14 +48,21 @@ def test_golden(path: Path) -> None:
     fmt = path.parent.name
     expected = HERE / "expected" / fmt / f"{path.stem}.json"
     assert gen.expected_text(fmt, path.name, path.read_bytes()) == expected.read_text("utf-8")
-    for document in documents(path):
-        for trace in to_canonical(document, fmt, path.stem):
-            parse_trace(trace)
+    for trace in gen.convert_file(fmt, path.name, path.read_bytes()):
+        parse_trace(trace)
 
 
 @pytest.mark.parametrize("path", EVERY, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_fixture_is_detected_as_its_own_format(path: Path) -> None:
-    """No fixture of one format is claimed by another (binary ones after decoding)."""
+    """No fixture of one format is claimed by another (binary ones after decoding; a
+    session JSONL file by its first line)."""
+    if path.suffix == ".jsonl":
+        adapter = BY_NAME[path.parent.name]
+        first = documents(path)[0]
+        assert adapter.detect_line is not None and adapter.detect_line(first)
+        claimed = [a.name for a in ADAPTERS if a.detect_line is not None and a.detect_line(first)]
+        assert claimed == [path.parent.name]
+        return
     for document in documents(path):
         assert detect(document).name == path.parent.name
         assert {t["source"] for t in to_canonical(document)} == {path.parent.name}
@@ -83,6 +91,7 @@ CARRIES = {
     "openinference": {"text", "tokens", "errors"},
     "pydantic-ai": {"text", "tokens", "errors"},
     "langchain": {"text", "tokens", "errors"},
+    "mcp": {"errors"},  # tool calls only; JSON-RPC ids are the step ids
 }
 SCENARIO_CASES = [
     (fmt, s) for fmt in gen.SCENARIO_RENDERERS for s in SCENARIOS if gen.supports(fmt, s)
@@ -98,7 +107,8 @@ def test_conversion_matches_scenario(fmt: str, scenario: Scenario) -> None:
     notes = trace["metadata"]["adapter"]["notes"]
     assert [c["tool_name"] for c in calls] == [c.name for c in scenario.calls]
     for step, call in zip(calls, scenario.calls, strict=True):
-        assert step["step_id"] == call.call_id
+        if "text" in carries:  # formats that record the model's own call ids
+            assert step["step_id"] == call.call_id
         assert step["arguments"] == (None if call.raw_args is not None else call.args)
         result = scenario.results[call.call_id]
         if "errors" in carries:
@@ -206,3 +216,29 @@ def test_equivalence_with_make_fixtures_goldens_is_checked() -> None:
     twins = [p for p in BINARY if p.parent.name in make_fixtures.RENDERERS]
     assert {p.parent.name for p in twins} == {"otel-genai"}
     assert all((HERE / "expected" / "otel-genai" / f"{p.stem}.json").exists() for p in twins)
+
+
+SESSIONS = [p for p in EVERY if p.suffix == ".jsonl"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_mutated_session_lines_never_crash(data: st.DataObject) -> None:
+    """Session JSONL formats: random values in place of lines or of parts of lines."""
+    path = data.draw(st.sampled_from(SESSIONS), label="fixture")
+    lines = documents(path)
+    for _ in range(data.draw(st.integers(1, 3), label="mutations")):
+        n = data.draw(st.integers(0, len(lines) - 1), label="line")
+        paths = _paths(lines[n])
+        target = paths[data.draw(st.integers(0, len(paths) - 1), label="where")]
+        lines[n] = _replace(lines[n], target, data.draw(junk, label="junk"))
+    adapter = BY_NAME[path.parent.name]
+    assert adapter.convert_lines is not None
+    try:
+        traces = adapter.convert_lines(enumerate(lines, start=1), "junk")
+    except AdapterError:
+        return
+    for trace in traces:
+        json.dumps(trace, allow_nan=False)
+        with contextlib.suppress(TraceError):
+            parse_trace(trace)

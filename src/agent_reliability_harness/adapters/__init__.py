@@ -19,6 +19,7 @@ from . import (
     google_genai,
     langchain,
     langsmith_runs,
+    mcp_session,
     openai_agents,
     openai_chat,
     openai_responses,
@@ -42,6 +43,8 @@ ADAPTERS: tuple[Adapter, ...] = (
     # LangChain messages are typed `human`/`ai`/`tool` (no `role`), but an AI message's
     # content may hold Anthropic `tool_use` blocks: tried before anthropic-messages.
     langchain.ADAPTER,
+    # JSON-RPC 2.0 (`jsonrpc: "2.0"`) is no other format's marker.
+    mcp_session.ADAPTER,
     # Pydantic AI messages have `parts` like Gemini contents, and are recognised by what
     # Gemini never writes (`kind` request/response, `part_kind`), so they come first.
     pydantic_ai.ADAPTER,
