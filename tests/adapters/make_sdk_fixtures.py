@@ -23,6 +23,7 @@ sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 import make_fixtures  # noqa: E402
 import sdk_langchain  # noqa: E402
+import sdk_langfuse  # noqa: E402
 import sdk_mcp  # noqa: E402
 import sdk_openinference  # noqa: E402
 import sdk_pydantic_ai  # noqa: E402
@@ -40,6 +41,7 @@ SCENARIO_RENDERERS: dict[str, Callable[[Scenario], Any]] = {
     "pydantic-ai": sdk_pydantic_ai.pydantic_ai,
     "langchain": sdk_langchain.langchain,
     "mcp": sdk_mcp.mcp,
+    "langfuse": sdk_langfuse.langfuse,
 }
 EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
     "openinference": sdk_openinference.extras,
@@ -47,6 +49,7 @@ EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
     "pydantic-ai": sdk_pydantic_ai.extras,
     "langchain": sdk_langchain.graph_extras,
     "mcp": sdk_mcp.extras,
+    "langfuse": sdk_langfuse.extras,
 }
 # The pinned SDKs each format's fixtures are built with (the staleness test skips without).
 SDKS: dict[str, tuple[str, ...]] = {
@@ -55,6 +58,7 @@ SDKS: dict[str, tuple[str, ...]] = {
     "pydantic-ai": ("pydantic_ai",),
     "langchain": ("langchain_core", "langgraph", "langsmith"),
     "mcp": ("mcp",),
+    "langfuse": ("langfuse",),
 }
 FORMATS = tuple(SDKS)
 TEXT_ARGS = {"openinference", "langchain"}  # arguments are JSON text: a scenario with bad JSON fits

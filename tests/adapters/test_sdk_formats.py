@@ -91,6 +91,7 @@ CARRIES = {
     "openinference": {"text", "tokens", "errors"},
     "pydantic-ai": {"text", "tokens", "errors"},
     "langchain": {"text", "tokens", "errors"},
+    "langfuse": {"text", "tokens", "errors"},
     "mcp": {"errors"},  # tool calls only; JSON-RPC ids are the step ids
 }
 SCENARIO_CASES = [

@@ -18,6 +18,7 @@ from . import (
     cohere_chat,
     google_genai,
     langchain,
+    langfuse,
     langsmith_runs,
     mcp_session,
     openai_agents,
@@ -43,6 +44,8 @@ ADAPTERS: tuple[Adapter, ...] = (
     # LangChain messages are typed `human`/`ai`/`tool` (no `role`), but an AI message's
     # content may hold Anthropic `tool_use` blocks: tried before anthropic-messages.
     langchain.ADAPTER,
+    # Langfuse observations are typed in capitals (GENERATION, SPAN, TOOL...) with startTime.
+    langfuse.ADAPTER,
     # JSON-RPC 2.0 (`jsonrpc: "2.0"`) is no other format's marker.
     mcp_session.ADAPTER,
     # Pydantic AI messages have `parts` like Gemini contents, and are recognised by what
@@ -163,7 +166,7 @@ def _canonical_shaped(value: Any) -> bool:
     items also carry `trace_id`, so a span export is never taken for traces."""
     if export_kind(value) is not None or openai_agents.detect(value):
         return False
-    if langsmith_runs.detect(value):  # LangSmith runs carry `trace_id` too
+    if langsmith_runs.detect(value) or langfuse.detect(value):  # they carry `trace_id` too
         return False
     items = value if isinstance(value, list) else [value]
     return any(isinstance(v, dict) and any(k in v for k in _CANONICAL_KEYS) for v in items)
