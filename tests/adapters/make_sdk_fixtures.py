@@ -22,6 +22,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 import make_fixtures  # noqa: E402
+import sdk_inspect  # noqa: E402
 import sdk_langchain  # noqa: E402
 import sdk_langfuse  # noqa: E402
 import sdk_mcp  # noqa: E402
@@ -50,6 +51,7 @@ EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
     "langchain": sdk_langchain.graph_extras,
     "mcp": sdk_mcp.extras,
     "langfuse": sdk_langfuse.extras,
+    "inspect": sdk_inspect.extras,
 }
 # The pinned SDKs each format's fixtures are built with (the staleness test skips without).
 SDKS: dict[str, tuple[str, ...]] = {
@@ -59,6 +61,7 @@ SDKS: dict[str, tuple[str, ...]] = {
     "langchain": ("langchain_core", "langgraph", "langsmith"),
     "mcp": ("mcp",),
     "langfuse": ("langfuse",),
+    "inspect": ("inspect_ai", "zstandard"),
 }
 FORMATS = tuple(SDKS)
 TEXT_ARGS = {"openinference", "langchain"}  # arguments are JSON text: a scenario with bad JSON fits

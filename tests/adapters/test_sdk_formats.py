@@ -9,6 +9,7 @@ import io
 import json
 import os
 import sys
+import zipfile
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -20,7 +21,14 @@ from hypothesis import strategies as st
 from scenarios import SCENARIOS, Scenario
 from test_never_crash import _paths, _replace, junk
 
-from agent_reliability_harness.adapters import ADAPTERS, BY_NAME, FILE_READERS, detect, to_canonical
+from agent_reliability_harness.adapters import (
+    ADAPTERS,
+    BY_NAME,
+    FILE_READERS,
+    detect,
+    inspect_zip,
+    to_canonical,
+)
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.errors import AdapterError, InputError, TraceError
@@ -243,3 +251,60 @@ def test_mutated_session_lines_never_crash(data: st.DataObject) -> None:
         json.dumps(trace, allow_nan=False)
         with contextlib.suppress(TraceError):
             parse_trace(trace)
+
+
+EVAL_LOGS = sorted((FIX / "inspect").glob("*.eval"))
+
+
+def test_eval_archive_and_json_log_of_one_eval_convert_alike() -> None:
+    eval_file, json_file = FIX / "inspect" / "refunds.eval", FIX / "inspect" / "refunds.json"
+    assert gen.convert_file("inspect", "refunds.eval", eval_file.read_bytes()) == (
+        gen.convert_file("inspect", "refunds.json", json_file.read_bytes())
+    )
+
+
+@pytest.mark.parametrize("path", EVAL_LOGS, ids=lambda p: p.name)
+def test_eval_members_decode_without_zipfile_zstd_support(path: Path, monkeypatch: Any) -> None:
+    """Python < 3.14 without Inspect's zipfile patch: Zstandard members are decoded with the
+    `inspect` extra, to the same documents."""
+    expected = FILE_READERS[".eval"](path.read_bytes())
+    monkeypatch.setattr(inspect_zip, "_stdlib_zstd", lambda: False)
+    assert FILE_READERS[".eval"](path.read_bytes()) == expected
+
+
+def test_missing_inspect_extra_is_one_clear_error(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(inspect_zip, "_stdlib_zstd", lambda: False)
+    monkeypatch.setitem(sys.modules, "zstandard", None)
+    path = tmp_path / "run.eval"
+    path.write_bytes((FIX / "inspect" / "refunds.eval").read_bytes())
+    code, out, err = arh("convert", str(path))
+    assert (code, out) == (1, "")
+    assert err == (
+        f"error: {path.as_posix()}: reading a zstd-compressed Inspect log needs Python 3.14 "
+        "or the 'inspect' extra: pip install 'arh[inspect]'\n"
+    )
+    # A deflate archive (older Inspect versions) needs nothing beyond the stdlib.
+    assert FILE_READERS[".eval"]((FIX / "inspect" / "epochs-deflate.eval").read_bytes())
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"PK\x03\x04 not really", "not a zip archive"),
+        (b"", "not a zip archive"),
+    ],
+)
+def test_bad_eval_archive_is_an_input_error(data: bytes, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        FILE_READERS[".eval"](data)
+
+
+def test_eval_archive_without_header_or_samples(tmp_path: Path) -> None:
+    empty = io.BytesIO()
+    with zipfile.ZipFile(empty, "w") as archive:
+        archive.writestr("notes.txt", "hello")
+    with pytest.raises(InputError, match=r"no header\.json"):
+        FILE_READERS[".eval"](empty.getvalue())
+    (document,) = FILE_READERS[".eval"]((FIX / "inspect" / "refunds.eval").read_bytes())
+    with pytest.raises(AdapterError, match="holds no samples"):
+        to_canonical({**document, "samples": []}, "inspect")

@@ -17,6 +17,7 @@ from . import (
     canonical,
     cohere_chat,
     google_genai,
+    inspect_log,
     langchain,
     langfuse,
     langsmith_runs,
@@ -41,6 +42,9 @@ ADAPTERS: tuple[Adapter, ...] = (
     openinference.ADAPTER,
     otel_genai.ADAPTER,
     openai_agents.ADAPTER,
+    # An Inspect eval log is one object with `eval` and `samples`, whose messages look
+    # like OpenAI Chat (`role: "tool"`): tried before every message format.
+    inspect_log.ADAPTER,
     # LangChain messages are typed `human`/`ai`/`tool` (no `role`), but an AI message's
     # content may hold Anthropic `tool_use` blocks: tried before anthropic-messages.
     langchain.ADAPTER,
