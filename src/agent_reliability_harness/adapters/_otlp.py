@@ -53,15 +53,19 @@ def attributes(raw: Any) -> dict[str, Any]:
 def iter_spans(value: Any, limit: int | None = None) -> list[dict[str, Any]]:
     """Span objects of an export (at most `limit`), for detection: never raises."""
     found: list[dict[str, Any]] = []
-    for rs in value.get("resourceSpans") or [] if isinstance(value, dict) else []:
-        for scope in rs.get("scopeSpans") or [] if isinstance(rs, dict) else []:
-            spans = scope.get("spans") if isinstance(scope, dict) else None
-            for span in spans if isinstance(spans, list) else []:
+    for rs in _list(value, "resourceSpans"):
+        for scope in _list(rs, "scopeSpans"):
+            for span in _list(scope, "spans"):
                 if isinstance(span, dict):
                     found.append(span)
                     if limit is not None and len(found) >= limit:
                         return found
     return found
+
+
+def _list(value: Any, key: str) -> list[Any]:
+    found = value.get(key) if isinstance(value, dict) else None
+    return found if isinstance(found, list) else []
 
 
 def spans_by_trace(value: Any) -> dict[str, list[Located]]:

@@ -22,6 +22,7 @@ MISSING_EXTRA = (
 )
 _LOCAL_HEADER = struct.Struct("<IHHHHHIIIHH")  # a zip member's local file header
 _SAMPLES = "samples/"
+_CHUNK = 1 << 20
 
 
 def read(data: bytes) -> list[Any]:
@@ -29,7 +30,7 @@ def read(data: bytes) -> list[Any]:
     `summaries.json` (the order Inspect lists them), then any other sample members."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
-    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+    except Exception as exc:  # BadZipFile, or what a damaged central directory raises
         raise InputError(f"not an Inspect .eval log (not a zip archive: {exc})") from None
     with archive:
         names = {info.filename: info for info in archive.infolist()}
@@ -86,6 +87,24 @@ def _stdlib_zstd() -> bool:
     return hasattr(zipfile, "ZIP_ZSTANDARD")
 
 
+def _raw_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
+    """The compressed bytes of a member, found through its local file header."""
+    fp = archive.fp
+    bad = InputError(f"{info.filename}: bad local file header")
+    if fp is None or info.header_offset < 0:
+        raise bad
+    fp.seek(info.header_offset)
+    header = fp.read(_LOCAL_HEADER.size)
+    if len(header) != _LOCAL_HEADER.size or header[:4] != b"PK\x03\x04":
+        raise bad
+    fields = _LOCAL_HEADER.unpack(header)
+    fp.seek(fields[9] + fields[10], io.SEEK_CUR)  # name and extra field
+    raw: bytes = fp.read(info.compress_size)
+    if len(raw) != info.compress_size:
+        raise InputError(f"{info.filename}: the archive ends inside the member")
+    return raw
+
+
 def _zstd_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     """A Zstandard member decoded with the `zstandard` package: its raw bytes are found
     through the local header, and no more than the declared size is decompressed."""
@@ -93,22 +112,22 @@ def _zstd_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
         import zstandard  # noqa: PLC0415 - optional extra, only for these members
     except ImportError:
         raise InputError(MISSING_EXTRA) from None
-    fp = archive.fp
-    assert fp is not None
-    fp.seek(info.header_offset)
-    header = fp.read(_LOCAL_HEADER.size)
-    if len(header) != _LOCAL_HEADER.size or header[:4] != b"PK\x03\x04":
-        raise InputError(f"{info.filename}: bad local file header")
-    fields = _LOCAL_HEADER.unpack(header)
-    fp.seek(fields[9] + fields[10], io.SEEK_CUR)  # name and extra field
-    raw = fp.read(info.compress_size)
+    raw = _raw_member(archive, info)
     try:
         reader = zstandard.ZstdDecompressor().stream_reader(
             io.BytesIO(raw), read_across_frames=True
         )
-        data: bytes = reader.read(info.file_size + 1)
+        chunks: list[bytes] = []
+        size = 0
+        while size <= info.file_size:  # never more than the declared size (+1 to see it)
+            chunk = reader.read(min(_CHUNK, info.file_size + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
     except zstandard.ZstdError as exc:
         raise InputError(f"{info.filename}: cannot decompress ({exc})") from None
+    data = b"".join(chunks)
     if len(data) != info.file_size:
         raise InputError(f"{info.filename}: decompressed size differs from the declared size")
     return data

@@ -94,6 +94,35 @@ def _text(b: TraceBuilder, fields: dict[str, Any], at: str) -> str:
     return "\n".join(texts)
 
 
+def _key(value: Any) -> str | None:
+    """A value usable as an id (JSON ids may be anything)."""
+    return value if isinstance(value, str) else None
+
+
+def _blocks(
+    b: TraceBuilder, content: Any, at: str, call_ids: set[str]
+) -> tuple[list[str], list[Any]]:
+    """The text and the reasoning blocks of an AI message's content (a string or blocks);
+    copies of `tool_calls` in the provider's own blocks are dropped, other blocks noted."""
+    texts: list[str] = []
+    thinking: list[Any] = []
+    blocks = content if isinstance(content, list) else [content]
+    for index, block in enumerate(blocks):
+        where = f"{at}.content[{index}]" if isinstance(content, list) else f"{at}.content"
+        kind = block.get("type") if isinstance(block, dict) else None
+        if isinstance(block, str):
+            texts.append(block)
+        elif kind == "text":
+            texts.append(opt_str(block, "text", where) or "")
+        elif kind in _THINKING:
+            thinking.append(block)
+        elif kind in _CALL_BLOCKS and isinstance(block, dict) and _key(block.get("id")) in call_ids:
+            continue  # the provider's copy of a call that `tool_calls` carries
+        elif block is not None:
+            b.note(where, "content block that is not text", block)
+    return texts, thinking
+
+
 def _ai(
     b: TraceBuilder, fields: dict[str, Any], at: str, executed: set[str], own_step: bool
 ) -> None:
@@ -105,24 +134,8 @@ def _ai(
     calls = [
         obj(c, f"{at}.tool_calls[{i}]") for i, c in enumerate(opt_list(fields, "tool_calls", at))
     ]
-    call_ids = {c.get("id") for c in calls}
-    texts: list[str] = []
-    thinking: list[Any] = []
-    content = fields.get("content")
-    blocks = content if isinstance(content, list) else [content]
-    for index, block in enumerate(blocks):
-        where = f"{at}.content[{index}]" if isinstance(content, list) else f"{at}.content"
-        kind = block.get("type") if isinstance(block, dict) else None
-        if isinstance(block, str):
-            texts.append(block)
-        elif kind == "text":
-            texts.append(opt_str(block, "text", where) or "")
-        elif kind in _THINKING:
-            thinking.append(block)
-        elif kind in _CALL_BLOCKS and block.get("id") in call_ids:
-            continue  # the provider's copy of a call that `tool_calls` carries
-        elif block is not None:
-            b.note(where, "content block that is not text", block)
+    call_ids = {c["id"] for c in calls if isinstance(c.get("id"), str)}
+    texts, thinking = _blocks(b, fields.get("content"), at, call_ids)
     start = len(b.steps)
     text = "".join(texts)
     if text or not calls or own_step:

@@ -98,7 +98,9 @@ def _trace(
     b = TraceBuilder(NAME, hint, trace_id=key or None)
     _head(b, head, observations)
     ordered = [p for _, p in sorted(enumerate(observations), key=lambda p: (_start(p[1][1]), p[0]))]
-    parents = {first(o, "parentObservationId", "parent_observation_id") for _, o in observations}
+    parents = {
+        _id(first(o, "parentObservationId", "parent_observation_id")) for _, o in observations
+    }
     claims = _claims(ordered)
     seen: set[tuple[str, str]] = set()
     answered = set(claims.values())
@@ -109,7 +111,7 @@ def _trace(
             _generation(b, item, at, claims)
         elif kind in _CALLS:
             _call(b, item, at, claims.get(at))
-        elif kind in _STRUCTURE and (kind != "SPAN" or item.get("id") in parents):
+        elif kind in _STRUCTURE and (kind != "SPAN" or _id(item.get("id")) in parents - {None}):
             if kind == "AGENT" and b.agent_name is None:
                 b.agent_name = opt_str(item, "name", at)
             if item.get("level") == "ERROR":
@@ -119,6 +121,11 @@ def _trace(
         else:
             b.note(at, f"{kind} observation is not a step", _summary(item))
     return b.build()
+
+
+def _id(value: Any) -> str | None:
+    """An observation or call id (JSON may hold anything there)."""
+    return value if isinstance(value, str) else None
 
 
 def _summary(item: dict[str, Any]) -> dict[str, Any]:
@@ -211,7 +218,7 @@ def _generation(b: TraceBuilder, item: dict[str, Any], at: str, claims: dict[str
     start = b.text(text or None, at, **meta)
     claimed = set(claims.values())
     for index, call in enumerate(_tool_calls(item)):
-        if call.get("id") in claimed:
+        if _id(call.get("id")) in claimed:
             continue
         function = _function(call)
         where = f"{at}.output.tool_calls[{index}]"

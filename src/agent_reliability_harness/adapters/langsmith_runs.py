@@ -73,8 +73,8 @@ def _flatten(raw: Any, at: str, runs: dict[str, Located]) -> None:
 
 def _trace(key: str, runs: list[Located], hint: str) -> dict[str, Any]:
     b = TraceBuilder(NAME, hint, trace_id=key or None)
-    ids = {run.get("id") for _, run in runs}
-    roots = [(at, run) for at, run in runs if run.get("parent_run_id") not in ids]
+    ids = {_id(run.get("id")) for _, run in runs}
+    roots = [(at, run) for at, run in runs if _id(run.get("parent_run_id")) not in ids]
     ordered = sorted(enumerate(runs), key=lambda p: (str(p[1][1].get("start_time") or ""), p[0]))
     failing = _failing_ancestors(runs)
     executed = _executed(runs)
@@ -86,31 +86,36 @@ def _trace(key: str, runs: list[Located], hint: str) -> dict[str, Any]:
             _tool(b, run, at)
         elif kind == "chain" and any(run is r for _, r in roots):
             _root(b, run, at)
-        elif kind == "chain" and run.get("error") and run.get("id") not in failing:
+        elif kind == "chain" and run.get("error") and _id(run.get("id")) not in failing:
             b.note(at, "chain run recorded an error", _error(run.get("error")))
         elif kind == "chain":
             b.skip(at, "chain run (structure)")
-        elif kind in _SKIPPED:
-            b.skip(at, _SKIPPED[str(kind)])
+        elif isinstance(kind, str) and kind in _SKIPPED:
+            b.skip(at, _SKIPPED[kind])
         else:
             b.note(at, f"{kind} run is not a step", {"name": run.get("name"), "run_type": kind})
     return b.build()
 
 
+def _id(value: Any) -> str | None:
+    """A run id (JSON may hold anything there)."""
+    return value if isinstance(value, str) else None
+
+
 def _failing_ancestors(runs: list[Located]) -> set[Any]:
     """Runs with a failing descendant: their error is that descendant's, already mapped."""
-    parent = {run.get("id"): run.get("parent_run_id") for _, run in runs}
+    parent = {_id(run.get("id")): _id(run.get("parent_run_id")) for _, run in runs}
     found: set[Any] = set()
     for _, run in runs:
         if run.get("error") and run.get("run_type") != "chain":
-            up = parent.get(run.get("id"))
+            up = parent.get(_id(run.get("id")))
             while up is not None and up not in found:
                 found.add(up)
                 up = parent.get(up)
     # A chain whose failing child is itself a chain: the error is the child's.
     for _, run in runs:
         if run.get("error") and run.get("run_type") == "chain":
-            up = parent.get(run.get("id"))
+            up = parent.get(_id(run.get("id")))
             while up is not None and up not in found:
                 found.add(up)
                 up = parent.get(up)
@@ -209,6 +214,8 @@ def _llm(b: TraceBuilder, run: dict[str, Any], at: str, executed: set[str]) -> N
         b.text(text if isinstance(text, str) else None, at)
         if run.get("error") is None and generation is None:
             b.note(at, "llm run without generations")
+    if start == len(b.steps):  # the generation held no AI message (a note says why)
+        b.text(None, at)
     step = b.steps[start]
     if "input_tokens" not in step and "output_tokens" not in step:
         _run_tokens(b, run, outputs, at, start)
