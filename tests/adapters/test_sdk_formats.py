@@ -9,6 +9,7 @@ import io
 import json
 import os
 import sys
+import warnings
 import zipfile
 from pathlib import Path, PurePath
 from typing import Any
@@ -308,3 +309,74 @@ def test_eval_archive_without_header_or_samples(tmp_path: Path) -> None:
     (document,) = FILE_READERS[".eval"]((FIX / "inspect" / "refunds.eval").read_bytes())
     with pytest.raises(AdapterError, match="holds no samples"):
         to_canonical({**document, "samples": []}, "inspect")
+
+
+# --- the fixtures are what the frameworks themselves read back --------------------------
+
+
+def _need(*modules: str) -> None:
+    missing = [m for m in modules if importlib.util.find_spec(m) is None]
+    if missing:
+        pytest.skip(f"not installed: {missing}")
+
+
+def test_inspect_reads_back_the_eval_logs() -> None:
+    _need("inspect_ai")
+    from inspect_ai.log import read_eval_log  # noqa: PLC0415
+
+    for path in sorted((FIX / "inspect").iterdir()):
+        log = read_eval_log(str(path))
+        traces = gen.convert_file("inspect", path.name, path.read_bytes())
+        assert [(str(s.id), s.epoch) for s in log.samples or []] == [
+            (t["task_id"], t["metadata"]["epoch"]) for t in traces
+        ]
+
+
+def test_pydantic_ai_reads_back_the_histories() -> None:
+    _need("pydantic_ai")
+    from pydantic_ai.messages import ModelMessagesTypeAdapter  # noqa: PLC0415
+
+    for path in sorted((FIX / "pydantic-ai").glob("*.json")):
+        assert ModelMessagesTypeAdapter.validate_json(path.read_bytes())
+
+
+def test_langchain_reads_back_the_messages() -> None:
+    _need("langchain_core")
+    from langchain_core.load import load  # noqa: PLC0415
+    from langchain_core.messages import BaseMessage, messages_from_dict  # noqa: PLC0415
+
+    for path in sorted((FIX / "langchain").glob("*.json")):
+        value = json.loads(path.read_text("utf-8"))
+        if isinstance(value, list) and value and "data" in value[0]:
+            assert all(isinstance(m, BaseMessage) for m in messages_from_dict(value))
+        elif isinstance(value, list) and value and value[0].get("lc") == 1:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # `load` is marked beta
+                loaded = [load(m, allowed_objects="messages") for m in value]
+            assert all(isinstance(m, BaseMessage) for m in loaded)
+
+
+def test_mcp_sdk_reads_back_the_sessions() -> None:
+    _need("mcp")
+    from mcp.types import JSONRPCMessage  # noqa: PLC0415
+    from pydantic import TypeAdapter  # noqa: PLC0415
+
+    adapter: Any = TypeAdapter(JSONRPCMessage)
+    for path in sorted((FIX / "mcp").iterdir()):
+        for item in documents(path):
+            for message in item if isinstance(item, list) else [item]:
+                adapter.validate_python(message.get("message", message))
+
+
+def test_langfuse_models_read_back_the_observations() -> None:
+    _need("langfuse")
+    from langfuse.api.commons.types.observation_v2 import ObservationV2  # noqa: PLC0415
+    from langfuse.api.core.pydantic_utilities import parse_obj_as  # noqa: PLC0415
+
+    for path in sorted((FIX / "langfuse").glob("*.json")):
+        value = json.loads(path.read_text("utf-8"))
+        traces = value if isinstance(value, list) else [value]
+        for trace in traces:
+            for observation in trace.get("observations", trace.get("data", [])):
+                # As the SDK's client parses an API response (camelCase aliases).
+                assert parse_obj_as(ObservationV2, observation).id == observation["id"]
