@@ -38,7 +38,11 @@ def message(raw: Any) -> tuple[str, dict[str, Any]] | None:
     if raw.get("lc") == 1 and raw.get("type") == "constructor" and isinstance(raw.get("id"), list):
         ids, kwargs = raw["id"], raw.get("kwargs")
         kind = _CLASSES.get(ids[-1]) if ids and isinstance(ids[-1], str) else None
-        return (kind, kwargs) if kind and isinstance(kwargs, dict) else None
+        if not kind or not isinstance(kwargs, dict):
+            return None
+        if kind == "tool":  # `dumpd` leaves out fields at their default: status "success"
+            kwargs = {"status": "success", **kwargs}
+        return kind, kwargs
     kind = raw.get("type")
     if not isinstance(kind, str) or kind not in _TYPES:
         return None
