@@ -158,10 +158,13 @@ def _latency(b: TraceBuilder, run: dict[str, Any], at: str) -> float | None:
 
 
 def _error(raw: Any) -> str:
-    """The error of a run without its traceback (LangSmith appends the whole stack)."""
-    text = raw if isinstance(raw, str) else str(raw)
+    """The error of a run without its traceback (LangSmith appends the whole stack): the
+    text before it, else the traceback's last line."""
+    text = (raw if isinstance(raw, str) else str(raw)).strip()
     head = text.split(_TRACEBACK, 1)[0].strip()
-    return head or text.strip().splitlines()[-1] if text.strip() else "error"
+    if head:
+        return head
+    return text.splitlines()[-1] if text else "error"
 
 
 def _root(b: TraceBuilder, run: dict[str, Any], at: str) -> None:
