@@ -69,7 +69,9 @@ def iter_traces(
     (for location-aware reports such as SARIF); it costs one extra scan per file.
     `identity` overrides the trace labels (`--trace-id`, `--agent-name`, `--workflow`).
     """
-    documents = iter_documents(paths, stdin=stdin, keep_text=with_positions)
+    documents = iter_documents(
+        paths, stdin, with_positions, adapters.WALK_SUFFIXES, adapters.FILE_READERS
+    )
     for document in coalesce_exports(documents):
         if isinstance(document, Failure):
             yield InputFailure(document.source_path, document.message, line=document.line)

@@ -14,7 +14,7 @@ import math
 import os
 import re
 import stat
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
@@ -26,6 +26,10 @@ STDIN_NAME = "<stdin>"
 TRACE_SUFFIXES = (".json", ".jsonl")
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _BOM = b"\xef\xbb\xbf"
+# A reader of a binary container format (an Inspect `.eval` zip, OTLP protobuf): a file's
+# bytes -> its decoded documents; raises InputError. Given by the adapters layer, keyed by
+# file suffix (io itself knows no format).
+Reader = Callable[[bytes], list[Any]]
 # Buffer of a JSONL file read line by line: trace lines are often longer than the default
 # 8 KB buffer, and a line across buffer refills costs ~5x more to read.
 READ_BUFFER = 1 << 20
@@ -260,8 +264,11 @@ def _looks_like_jsonl(data: bytes) -> bool:
     return True
 
 
-def expand_paths(paths: Iterable[str]) -> Iterator[tuple[str, Path | None, str | None]]:
-    """(display name, file path or None for stdin, problem) per input file, directories walked."""
+def expand_paths(
+    paths: Iterable[str], suffixes: tuple[str, ...] = TRACE_SUFFIXES
+) -> Iterator[tuple[str, Path | None, str | None]]:
+    """(display name, file path or None for stdin, problem) per input file, directories walked
+    for files with one of `suffixes`."""
     for raw in paths:
         if raw == STDIN:
             yield STDIN_NAME, None, None
@@ -269,7 +276,7 @@ def expand_paths(paths: Iterable[str]) -> Iterator[tuple[str, Path | None, str |
         path = Path(raw)
         if path.is_dir():
             found = sorted(
-                (p for p in path.rglob("*") if p.suffix in TRACE_SUFFIXES and p.is_file()),
+                (p for p in path.rglob("*") if p.suffix in suffixes and p.is_file()),
                 key=lambda p: p.relative_to(path).parts,
             )
             if not found:
@@ -467,6 +474,7 @@ def iter_units(
     stdin: Any = None,
     range_bytes: int = 0,
     joined: Callable[[bytes, bytes], bool] | None = None,
+    suffixes: tuple[str, ...] = TRACE_SUFFIXES,
 ) -> Iterator[RawUnit | LineRange | Failure]:
     """Every input unit (JSONL line or whole document) of the given inputs, in order.
 
@@ -475,7 +483,7 @@ def iter_units(
     (and `joined`, see `line_ranges`), a JSONL file comes as LineRanges instead of lines.
     """
     previous = None
-    entries = _with_next_name(expand_paths(paths))
+    entries = _with_next_name(expand_paths(paths, suffixes))
     for (name, path, problem), following in entries:
         # Lines of one name next to each other may be grouped across the two files
         # (stream.group_export_lines): such files are read line by line.
@@ -493,9 +501,11 @@ def iter_units(
             yield RawUnit(name, None, path=path)
 
 
-def decode_unit(unit: RawUnit, keep_text: bool = False) -> list[Document | Failure]:
+def decode_unit(
+    unit: RawUnit, keep_text: bool = False, readers: Mapping[str, Reader] | None = None
+) -> list[Document | Failure]:
     """Decode one unit into its documents; a Failure (with the JSONL line, if any) for each
-    part that is not valid JSON."""
+    part that is not valid JSON. A file whose suffix has one of `readers` is decoded by it."""
     name = unit.source_path
     if unit.lines:
         return [_decode_line(name, number, raw, keep_text) for number, raw in unit.lines]
@@ -508,6 +518,12 @@ def decode_unit(unit: RawUnit, keep_text: bool = False) -> list[Document | Failu
             return [Failure(name, f"cannot read: {exc.strerror or exc}")]
     if unit.line is not None:
         return [_decode_line(name, unit.line, data, keep_text)]
+    reader = readers.get(unit.path.suffix) if readers and unit.path is not None else None
+    if reader is not None:
+        try:
+            return [Document(name, value) for value in reader(data)]
+        except InputError as exc:
+            return [Failure(name, str(exc))]
     try:
         return [read_document(data, name, keep_text)]
     except InputError as exc:
@@ -527,13 +543,18 @@ def _decode_line(name: str, number: int, data: bytes, keep_text: bool) -> Docume
 
 
 def iter_documents(
-    paths: Iterable[str], stdin: Any = None, keep_text: bool = False
+    paths: Iterable[str],
+    stdin: Any = None,
+    keep_text: bool = False,
+    suffixes: tuple[str, ...] = TRACE_SUFFIXES,
+    readers: Mapping[str, Reader] | None = None,
 ) -> Iterator[Document | Failure]:
-    """Every JSON document of the given inputs, in order; failures in place of bad ones."""
-    for unit in iter_units(paths, stdin):
+    """Every JSON document of the given inputs, in order; failures in place of bad ones.
+    Directories are walked for `suffixes`; files with a suffix in `readers` decoded by it."""
+    for unit in iter_units(paths, stdin, suffixes=suffixes):
         parts = read_line_range(unit) if isinstance(unit, LineRange) else (unit,)
         for part in parts:
             if isinstance(part, Failure):
                 yield part
             else:
-                yield from decode_unit(part, keep_text)
+                yield from decode_unit(part, keep_text, readers)

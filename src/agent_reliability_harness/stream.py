@@ -132,7 +132,8 @@ class UnitProcessor:
             if left is None:
                 return
             unit = left
-        for document in coalesce_exports(decode_unit(unit, self.with_positions)):
+        documents = decode_unit(unit, self.with_positions, adapters.FILE_READERS)
+        for document in coalesce_exports(documents):
             if isinstance(document, Failure):
                 failure = InputFailure(document.source_path, document.message, line=document.line)
                 batch.failures.append(failure)
@@ -153,7 +154,7 @@ class UnitProcessor:
         """
         data = unit.data
         if data is None:
-            if unit.path is None:
+            if unit.path is None or unit.path.suffix in adapters.FILE_READERS:
                 return unit
             report = self._streamed(unit)
             if report is not None:

@@ -6,7 +6,14 @@ import argparse
 import json
 from typing import Any
 
-from ..adapters import ADAPTERS, AUTO, FORMAT_CHOICES, to_canonical
+from ..adapters import (
+    ADAPTERS,
+    AUTO,
+    FILE_READERS,
+    FORMAT_CHOICES,
+    WALK_SUFFIXES,
+    to_canonical,
+)
 from ..api import coalesce_exports, name_hint
 from ..errors import InputError
 from ..io import Failure, iter_documents
@@ -42,7 +49,8 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     identity = identity_from(args)
     by_file: dict[str, list[Any]] = {}
     failed = False
-    for document in coalesce_exports(iter_documents(args.paths, stdin=io.stdin)):
+    documents = iter_documents(args.paths, io.stdin, False, WALK_SUFFIXES, FILE_READERS)
+    for document in coalesce_exports(documents):
         where = document.source_path
         if document.line is not None:
             where = f"{where}:{document.line}"

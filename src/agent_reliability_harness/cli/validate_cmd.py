@@ -7,7 +7,7 @@ import contextlib
 from typing import Any
 
 from .. import parallel
-from ..adapters import AUTO, FORMAT_CHOICES
+from ..adapters import AUTO, FORMAT_CHOICES, WALK_SUFFIXES
 from ..api import load_policy
 from ..engine import Evaluator
 from ..errors import PolicyError
@@ -115,7 +115,13 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     # With workers, a JSONL file goes to them as byte ranges that they read themselves.
     ranges = parallel.CHUNK_BYTES if jobs > 1 else 0
     units = group_export_lines(
-        iter_units(args.paths, io.stdin, ranges, export_lines_joined if ranges else None)
+        iter_units(
+            args.paths,
+            io.stdin,
+            ranges,
+            export_lines_joined if ranges else None,
+            WALK_SUFFIXES,
+        )
     )
     for batch in parallel.batches(units, processor, jobs, args.policy):
         totals.add(batch)
@@ -141,7 +147,7 @@ def _show_progress(args: argparse.Namespace, io: Streams) -> bool:
 def _total_bytes(paths: list[str]) -> int | None:
     """Input size for the progress bar; None when standard input is read."""
     total = 0
-    for _name, path, problem in expand_paths(paths):
+    for _name, path, problem in expand_paths(paths, WALK_SUFFIXES):
         if path is None and problem is None:
             return None
         if path is not None:
