@@ -48,7 +48,6 @@ def _sample(spec: dict[str, Any], sample: dict[str, Any], at: str) -> dict[str, 
     )
     label = f"{task_id}-{epoch}" if task_id is not None and isinstance(epoch, int) else None
     b = TraceBuilder(NAME, label or at, trace_id=label)
-    b.task_id = task_id
     b.workflow = opt_str(spec, "task", "eval")
     solver = spec.get("solver")
     b.agent_name = solver if isinstance(solver, str) and solver else opt_str(spec, "model", "eval")
@@ -68,7 +67,10 @@ def _sample(spec: dict[str, Any], sample: dict[str, Any], at: str) -> dict[str, 
         message = obj(raw, where)
         role = message.get("role")
         if role in ("system", "user"):
-            b.input(str(role), _text(b, message.get("content"), f"{where}.content", []), where)
+            text = _text(b, message.get("content"), f"{where}.content", joiner="\n")
+            b.input(str(role), text, where)
+        elif role in ("assistant", "tool") and message.get("source") == "input":
+            b.note(where, "message of the sample's input (a prompt, not the run's action)", message)
         elif role == "assistant":
             message_id = message.get("id")
             if by_id:
@@ -81,7 +83,7 @@ def _sample(spec: dict[str, Any], sample: dict[str, Any], at: str) -> dict[str, 
             _tool(b, message, where)
         else:
             b.note(where, "message with an unknown role", message)
-    b.outcome = _outcome(sample.get("scores"))
+    b.labels({"task_id": task_id, "outcome": _outcome(sample.get("scores"))}, at)
     error = sample.get("error")
     if isinstance(error, dict):
         b.note(f"{at}.error", "the sample ended with an error", error.get("message"))
@@ -126,20 +128,24 @@ def _usage_by_message(sample: dict[str, Any], at: str) -> dict[Any, dict[str, An
     return found
 
 
-def _text(b: TraceBuilder, content: Any, at: str, reasoning: list[Any], joiner: str = "") -> str:
-    """Text of a message's content (a string, or Content parts: text joined, with newlines
-    for tool output; reasoning collected into `reasoning`; other parts noted)."""
+def _text(b: TraceBuilder, content: Any, at: str, joiner: str = "", model: bool = False) -> str:
+    """Text of a message's content (a string, or Content parts: the model's text joined
+    as is, inputs and tool output with newlines; a model's reasoning parts go to the
+    builder, in order; other parts noted)."""
     if isinstance(content, str):
         return content
     texts: list[str] = []
     for index, part in enumerate(content if isinstance(content, list) else []):
         kind = part.get("type") if isinstance(part, dict) else None
+        where = f"{at}[{index}]"
         if kind == "text" and isinstance(part.get("text"), str):
             texts.append(part["text"])
-        elif kind == "reasoning":
-            reasoning.append(part)
+        elif kind == "reasoning" and model:
+            thought = part.get("reasoning")
+            redacted = part.get("redacted") is True or not isinstance(thought, str)
+            b.reasoning(None if redacted else thought, where)
         else:
-            b.note(f"{at}[{index}]", "content part that is not text", part)
+            b.note(where, "content part that is not text", part)
     return joiner.join(texts)
 
 
@@ -148,26 +154,23 @@ def _assistant(
 ) -> None:
     model = message.get("model")
     meta = {"model": model if isinstance(model, str) else None}
-    reasoning: list[Any] = []
-    text = _text(b, message.get("content"), f"{at}.content", reasoning)
-    calls = opt_list(message, "tool_calls", at)
     start = len(b.steps)
-    if text or not calls:
+    text = _text(b, message.get("content"), f"{at}.content", model=True)
+    calls = opt_list(message, "tool_calls", at)
+    if text or not calls:  # every assistant message came from a model call
         b.text(text or None, at, **meta)
     for index, raw in enumerate(calls):
         where = f"{at}.tool_calls[{index}]"
         call = obj(raw, where)
-        step = b.call(
+        parse_error = call.get("parse_error")
+        b.call(
             opt_str(call, "id", where),
             opt_str(call, "function", where),
             call.get("arguments"),
             f"{where}.arguments",
             **meta,
+            parse_error=parse_error if isinstance(parse_error, str) else None,
         )
-        if isinstance(call.get("parse_error"), str):
-            b.steps[step].setdefault("metadata", {})["parse_error"] = call["parse_error"]
-    if reasoning:
-        b.steps[start].setdefault("metadata", {})["thinking"] = reasoning
     if usage is None:
         return
     output = usage["output"]
@@ -187,7 +190,7 @@ def _assistant(
 
 def _tool(b: TraceBuilder, message: dict[str, Any], at: str) -> None:
     error = opt_obj(message, "error", at)
-    output = _text(b, message.get("content"), f"{at}.content", [], "\n")
+    output = _text(b, message.get("content"), f"{at}.content", "\n")
     text = opt_str(error, "message", f"{at}.error") if error else None
     b.result(
         opt_str(message, "tool_call_id", at),

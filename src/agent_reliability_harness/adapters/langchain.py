@@ -53,13 +53,15 @@ def convert(value: Any, name_hint: str) -> list[Any]:
         raise fail("$", "expected a list of LangChain messages or a LangGraph state")
     items, where = found
     b = TraceBuilder(NAME, name_hint)
-    _labels(b, value)
+    _config(b, value)
     for index, raw in enumerate(items):
         add_message(b, raw, f"{where}[{index}]", set())
+    if where == "messages":  # state values: labels written next to the messages
+        b.labels(value)
     return [b.build()]
 
 
-def _labels(b: TraceBuilder, value: Any) -> None:
+def _config(b: TraceBuilder, value: Any) -> None:
     """LangGraph bookkeeping kept as trace metadata: thread and checkpoint ids."""
     if not isinstance(value, dict):
         return

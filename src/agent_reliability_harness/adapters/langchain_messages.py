@@ -25,7 +25,7 @@ _CLASSES = {
     "ChatMessageChunk": "chat",
 }
 _TYPES = {*_CLASSES.values(), *_CLASSES}
-_THINKING = ("thinking", "reasoning")
+_THINKING = ("thinking", "reasoning", "redacted_thinking")
 _CALL_BLOCKS = ("tool_use", "tool_call", "function_call", "server_tool_use")
 
 
@@ -65,22 +65,31 @@ def add_message(
         b.note(at, "item that is not a LangChain message", raw)
         return
     kind, fields = found
-    if kind in ("human", "system"):
-        b.input("user" if kind == "human" else "system", _text(b, fields, at), at)
-    elif kind == "ai":
+    if add_input(b, found, at):
+        return
+    if kind == "ai":
         _ai(b, fields, at, executed, own_step)
     elif kind == "tool":
         _tool(b, fields, at)
     elif kind == "function":
         b.result(None, _text(b, fields, at), at, name=opt_str(fields, "name", at))
-    elif kind == "chat" and fields.get("role") in ("user", "system", "developer"):
-        b.input(str(fields["role"]), _text(b, fields, at), at)
     elif kind == "chat" and fields.get("role") == "assistant":
         _ai(b, fields, at, executed, own_step)
     elif kind == "remove":
         b.skip(at, "RemoveMessage (a state update, no content)")
     else:
         b.note(at, f"{kind} message is not mapped", raw)
+
+
+def add_input(b: TraceBuilder, found: tuple[str, dict[str, Any]], at: str) -> bool:
+    """Map a human, system (or chat user/system/developer) message as a trusted input;
+    False for a message of another kind."""
+    kind, fields = found
+    role = fields.get("role") if kind == "chat" else {"human": "user", "system": "system"}.get(kind)
+    if role not in ("user", "system", "developer"):
+        return False
+    b.input(str(role), _text(b, fields, at), at)
+    return True
 
 
 def _text(b: TraceBuilder, fields: dict[str, Any], at: str) -> str:
@@ -105,11 +114,12 @@ def _key(value: Any) -> str | None:
 
 def _blocks(
     b: TraceBuilder, content: Any, at: str, call_ids: set[str]
-) -> tuple[list[str], list[Any]]:
-    """The text and the reasoning blocks of an AI message's content (a string or blocks);
-    copies of `tool_calls` in the provider's own blocks are dropped, other blocks noted."""
+) -> tuple[list[str], list[tuple[str, str | None]]]:
+    """The text and the reasoning (location, text or None when redacted) of an AI
+    message's content (a string or blocks); the provider's copies of `tool_calls` are
+    skipped, other blocks noted."""
     texts: list[str] = []
-    thinking: list[Any] = []
+    thinking: list[tuple[str, str | None]] = []
     blocks = content if isinstance(content, list) else [content]
     for index, block in enumerate(blocks):
         where = f"{at}.content[{index}]" if isinstance(content, list) else f"{at}.content"
@@ -118,13 +128,29 @@ def _blocks(
             texts.append(block)
         elif kind == "text":
             texts.append(opt_str(block, "text", where) or "")
-        elif kind in _THINKING:
-            thinking.append(block)
+        elif isinstance(block, dict) and kind in _THINKING:
+            thinking.append((where, _reasoning_text(block)))
         elif kind in _CALL_BLOCKS and isinstance(block, dict) and _key(block.get("id")) in call_ids:
-            continue  # the provider's copy of a call that `tool_calls` carries
+            b.skip(where, "provider content block repeating a tool_calls entry")
         elif block is not None:
             b.note(where, "content block that is not text", block)
     return texts, thinking
+
+
+def _reasoning_text(block: dict[str, Any]) -> str | None:
+    """The text of a reasoning block: Anthropic `thinking`, LangChain's standard
+    `reasoning`, or OpenAI's `summary` parts; None when it holds none (redacted or
+    encrypted reasoning)."""
+    for key in ("thinking", "reasoning"):
+        if isinstance(block.get(key), str):
+            return str(block[key])
+    summary = block.get("summary")
+    if isinstance(summary, list):
+        parts = [s.get("text") for s in summary if isinstance(s, dict)]
+        texts = [s for s in parts if isinstance(s, str)]
+        if texts:
+            return "\n".join(texts)
+    return None
 
 
 def _ai(
@@ -140,9 +166,16 @@ def _ai(
     ]
     call_ids = {c["id"] for c in calls if isinstance(c.get("id"), str)}
     texts, thinking = _blocks(b, fields.get("content"), at, call_ids)
-    start = len(b.steps)
+    kwargs = fields.get("additional_kwargs")
+    if isinstance(kwargs, dict) and isinstance(kwargs.get("reasoning_content"), str):
+        where = f"{at}.additional_kwargs.reasoning_content"
+        thinking.insert(0, (where, kwargs["reasoning_content"]))
+    for where, reasoning in thinking:
+        b.reasoning(reasoning, where)
+    start, before = len(b.steps), b.mapped
     text = "".join(texts)
-    if text or not calls or own_step:
+    invalid = opt_list(fields, "invalid_tool_calls", at)
+    if text or own_step:
         b.text(text or None, at, **meta)
     for index, call in enumerate(calls):
         call_id = opt_str(call, "id", f"{at}.tool_calls[{index}]")
@@ -155,26 +188,28 @@ def _ai(
             f"{at}.tool_calls[{index}].args",
             **meta,
         )
-    for index, raw in enumerate(opt_list(fields, "invalid_tool_calls", at)):
+    for index, raw in enumerate(invalid):
         where = f"{at}.invalid_tool_calls[{index}]"
         call = obj(raw, where)
-        step = b.call(
+        error = call.get("error")
+        b.call(
             opt_str(call, "id", where),
             opt_str(call, "name", where),
             call.get("args"),
             f"{where}.args",
             **meta,
+            invalid=error if isinstance(error, str) and error else True,
         )
-        if isinstance(call.get("error"), str):
-            b.steps[step].setdefault("metadata", {})["invalid"] = call["error"]
-    if thinking and start < len(b.steps):
-        b.steps[start].setdefault("metadata", {})["thinking"] = thinking
     usage = opt_obj(fields, "usage_metadata", at)
     where = f"{at}.usage_metadata"
-    if start == len(b.steps) and usage:
-        b.text(None, at, **meta)  # every call was left to its run: the turn keeps its tokens
+    if b.mapped == before and len(b.steps) == start and not usage and not calls:
+        b.skip(at, "AI message without content, tool calls or reasoning")
     b.tokens(
-        start, opt_count(usage, "input_tokens", where), opt_count(usage, "output_tokens", where), at
+        start,
+        opt_count(usage, "input_tokens", where),
+        opt_count(usage, "output_tokens", where),
+        at,
+        key=meta["response_id"],
     )
 
 

@@ -102,12 +102,11 @@ def _trace(
         _id(first(o, "parentObservationId", "parent_observation_id")) for _, o in observations
     }
     claims = _claims(ordered)
-    seen: set[tuple[str, str]] = set()
     answered = set(claims.values())
     for at, item in ordered:
         kind = item.get("type")
         if kind == "GENERATION":
-            _inputs(b, item.get("input"), f"{at}.input", seen, answered)
+            _inputs(b, item.get("input"), f"{at}.input", answered)
             _generation(b, item, at, claims)
         elif kind in _CALLS:
             _call(b, item, at, claims.get(at))
@@ -116,6 +115,8 @@ def _trace(
                 b.agent_name = opt_str(item, "name", at)
             if item.get("level") == "ERROR":
                 b.note(at, f"{kind} observation recorded an error", _message(item))
+            elif kind == "AGENT":
+                b.mark(at)  # it names the agent
             else:
                 b.skip(at, f"{kind} observation (structure)")
         else:
@@ -140,6 +141,8 @@ def _message(item: dict[str, Any]) -> str:
 
 def _head(b: TraceBuilder, head: dict[str, Any], observations: list[Any]) -> None:
     """Trace-level labels: name -> workflow, input -> trusted input, scores -> outcome."""
+    if head:
+        b.mark("$")  # the trace head: its labels and metadata
     name = head.get("name")
     if not isinstance(name, str):
         names = [first(o, "traceName", "trace_name") for _, o in observations]
@@ -148,8 +151,8 @@ def _head(b: TraceBuilder, head: dict[str, Any], observations: list[Any]) -> Non
     for source, target in (("sessionId", "session_id"), ("userId", "user_id"), ("tags", "tags")):
         if head.get(source):
             b.metadata[target] = head[source]
-    if isinstance(head.get("input"), str):
-        b.input("user", head["input"], "input")
+    if isinstance(head.get("input"), str):  # the first generation repeats it
+        b.input("user", head["input"], "input", once=True)
     scores = head.get("scores")
     named = (
         [s for s in scores if isinstance(s, dict) and isinstance(s.get("name"), str)]
@@ -165,7 +168,7 @@ def _head(b: TraceBuilder, head: dict[str, Any], observations: list[Any]) -> Non
             only is not None and only.get("dataType") == "NUMERIC" and is_number(only.get("value"))
         ):
             outcome["reward"] = only["value"]
-        b.outcome = outcome
+        b.labels({"outcome": outcome})
 
 
 def _tool_calls(item: dict[str, Any]) -> list[dict[str, Any]]:
@@ -215,7 +218,8 @@ def _generation(b: TraceBuilder, item: dict[str, Any], at: str, claims: dict[str
             b.note(f"{at}.output.content", "content part that is not text", parts)
     elif output is not None:
         b.note(f"{at}.output", "generation output that is not a message", output)
-    start = b.text(text or None, at, **meta)
+    details = _usage_details(item)
+    start = b.text(text or None, at, **meta, usage_details=details)
     claimed = set(claims.values())
     for index, call in enumerate(_tool_calls(item)):
         if _id(call.get("id")) in claimed:
@@ -237,15 +241,22 @@ def _generation(b: TraceBuilder, item: dict[str, Any], at: str, claims: dict[str
         b.note(at, "generation recorded an error", _message(item))
 
 
+def _usage_details(item: dict[str, Any]) -> dict[str, Any] | None:
+    """The usage breakdowns beyond input and output (cache, reasoning): kept in metadata,
+    never added on top."""
+    details = first(item, "usageDetails", "usage_details")
+    if not isinstance(details, dict) or ("input" not in details and "output" not in details):
+        return None
+    extra = {k: v for k, v in details.items() if k not in ("input", "output", "total")}
+    return extra or None
+
+
 def _usage(b: TraceBuilder, item: dict[str, Any], at: str, start: int) -> None:
     details = first(item, "usageDetails", "usage_details")
     usage = item.get("usage")
     if isinstance(details, dict) and ("input" in details or "output" in details):
         where = f"{at}.usageDetails"
         pair = (opt_count(details, "input", where), opt_count(details, "output", where))
-        extra = {k: v for k, v in details.items() if k not in ("input", "output", "total")}
-        if extra:  # cache and reasoning breakdowns: kept, never added on top
-            b.steps[start].setdefault("metadata", {})["usage_details"] = extra
     elif isinstance(usage, dict):
         pair = (opt_count(usage, "input", f"{at}.usage"), opt_count(usage, "output", f"{at}.usage"))
     else:
@@ -282,6 +293,7 @@ def _call(b: TraceBuilder, item: dict[str, Any], at: str, claimed: str | None) -
         f"{at}.input",
         kind=str(kind).lower(),
     )
+    b.answered(index)  # the observation holds its own outcome
     step = b.steps[index]
     step["output"] = item.get("output")
     if item.get("level") == "ERROR":
@@ -308,22 +320,20 @@ def _latency(b: TraceBuilder, item: dict[str, Any], at: str) -> float | None:
     return round(millis, 3) if millis >= 0 else None
 
 
-def _inputs(
-    b: TraceBuilder, raw: Any, at: str, seen: set[tuple[str, str]], answered: set[str]
-) -> None:
+def _inputs(b: TraceBuilder, raw: Any, at: str, answered: set[str]) -> None:
     """A generation's input messages: user/system ones are trusted inputs (each once: every
-    generation repeats the history); `tool` ones answer calls known only from messages."""
+    generation repeats the history); `tool` ones answer calls known only from messages.
+    The assistant messages of the history are the outputs of earlier generations."""
     messages = raw.get("messages") if isinstance(raw, dict) else raw
     for index, message in enumerate(messages if isinstance(messages, list) else []):
-        if not isinstance(message, dict):
-            continue
         where = f"{at}[{index}]"
+        if not isinstance(message, dict):
+            continue  # a prompt of another shape: the history repeats it in every generation
         role, content = message.get("role"), message.get("content")
-        if isinstance(role, str) and role in _ROLES and isinstance(content, str):
-            if (role, content) not in seen:
-                seen.add((role, content))
-                if {"role": _ROLES[role], "text": content} not in b.inputs:  # the trace input
-                    b.input(_ROLES[role], content, where)
+        if isinstance(role, str) and role in _ROLES:
+            text = _content_text(content)
+            if text is not None:
+                b.input(_ROLES[role], text, where, once=True)
         elif role == "tool" and isinstance(message.get("tool_call_id"), str):
             call_id = message["tool_call_id"]
             if call_id in answered:
@@ -333,6 +343,17 @@ def _inputs(
                 b.result(call_id, content, where)
             elif not any(step["step_id"] == call_id for step in b.steps):
                 b.note(where, "tool result without a matching call", message)
+
+
+def _content_text(content: Any) -> str | None:
+    """A message's text: a string, or its text parts joined by newlines (None when it has
+    no text)."""
+    if isinstance(content, str):
+        return content
+    parts = content if isinstance(content, list) else []
+    texts = [p.get("text") for p in parts if isinstance(p, dict) and p.get("type") == "text"]
+    found = [t for t in texts if isinstance(t, str)]
+    return "\n".join(found) if found else None
 
 
 ADAPTER = Adapter(

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..models.common import is_number
 from ._common import TraceBuilder, fail, obj, opt_count, opt_str
-from .langchain_messages import add_message, message
+from .langchain_messages import add_input, add_message, message
 
 NAME = "langchain"
 RUN_TYPES = ("llm", "chat_model", "tool", "chain", "retriever", "embedding", "prompt", "parser")
@@ -181,22 +181,20 @@ def _root(b: TraceBuilder, run: dict[str, Any], at: str) -> None:
     inputs = run.get("inputs")
     messages = inputs.get("messages") if isinstance(inputs, dict) else None
     for index, raw in enumerate(messages if isinstance(messages, list) else []):
+        where = f"{at}.inputs.messages[{index}]"
         found = message(raw)
-        if found is not None and found[0] in ("human", "system"):
-            content = found[1].get("content")
-            role = "user" if found[0] == "human" else "system"
-            b.input(
-                role,
-                content if isinstance(content, str) else str(content),
-                f"{at}.inputs.messages[{index}]",
-            )
+        if found is None:
+            b.note(where, "item that is not a LangChain message", raw)
+        elif not add_input(b, found, where):
+            # A thread's earlier turns, given to this run: another run's steps.
+            b.skip(where, "earlier turn in the root run's input messages")
     for key in ("input", "question", "query"):
         if isinstance(inputs, dict) and isinstance(inputs.get(key), str):
             b.input("user", inputs[key], f"{at}.inputs.{key}")
     if run.get("error") is not None:
         b.note(f"{at}.error", "the run failed", _error(run["error"]))
     else:
-        b.skip(at, "root chain run (its outputs repeat the child runs)")
+        b.mark(at)  # its name and example are labels; its outputs repeat the child runs
 
 
 def _llm(b: TraceBuilder, run: dict[str, Any], at: str, executed: set[str]) -> None:
@@ -278,6 +276,7 @@ def _tool(b: TraceBuilder, run: dict[str, Any], at: str) -> None:
         f"{at}.inputs",
         kind=kind,
     )
+    b.answered(index)  # the run holds its own outcome
     step = b.steps[index]
     outputs = run.get("outputs") if isinstance(run.get("outputs"), dict) else {}
     message = _output_message(run)

@@ -80,8 +80,6 @@ def _session(items: Iterable[tuple[str, Any]], name_hint: str) -> dict[str, Any]
                 _item(s, part, f"{at}[{index}]")
         else:
             _item(s, item, at)
-    for key, method in s.pending.items():
-        s.b.note("$", f"{method} request without a response", {"id": key})
     return s.b.build()
 
 
@@ -130,8 +128,11 @@ def _request(
         s.b.metadata["mcp_client"] = params["clientInfo"]
         name = params["clientInfo"].get("name")
         s.b.agent_name = name if isinstance(name, str) and name else s.b.agent_name
-    if method in _BOOKKEEPING or method == "tools/list":
+        s.b.mark(at)
+    elif method in _BOOKKEEPING or method == "tools/list":
         s.b.skip(at, f"{method} request")
+    else:  # resources/read, prompts/get, sampling, elicitation...: content, but no tool call
+        s.b.note(at, f"{method} request is not a tool call", params)
 
 
 def _notification(s: _Session, message: dict[str, Any], method: str, at: str) -> None:
@@ -173,11 +174,12 @@ def _response(
     elif method == "tools/list":
         tools = opt_list(obj(result, f"{at}.result"), "tools", f"{at}.result")
         s.b.metadata.setdefault("declared_tools", []).extend(tools)
+        s.b.mark(at)
     elif method == "initialize" and isinstance(result, dict):
         for source, target in (("serverInfo", "mcp_server"), ("protocolVersion", "protocol")):
             if source in result:
                 s.b.metadata[target] = result[source]
-        s.b.skip(at, "initialize result")
+        s.b.mark(at)
     elif method in _BOOKKEEPING:
         s.b.skip(at, f"{method} result")
     else:

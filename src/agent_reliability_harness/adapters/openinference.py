@@ -122,6 +122,8 @@ def _structure(
         b.agent_name = name if isinstance(name, str) and name else None
     if _otlp.is_error(span):
         b.note(at, f"{kind} span recorded an error", _error(span) or "error")
+    elif kind == "AGENT":
+        b.mark(at)  # it names the agent
     else:
         b.skip(at, f"{kind} span (structure)")
 
@@ -151,6 +153,7 @@ def _tool(
     call_id = ran or _tool_id(attrs) or _otlp.span_id(span, at)
     where = f"{at}.attributes[input.value]"
     index = b.call(call_id, name, _arguments(attrs), where, kind=str(kind).lower())
+    b.answered(index)  # the span holds its own outcome
     step = b.steps[index]
     step["output"] = _retrieved(attrs) if kind == "RETRIEVER" else attrs.get("output.value")
     if _otlp.is_error(span):
@@ -222,8 +225,9 @@ def _llm(
         step["latency_ms"] = latency
 
 
-def _texts(b: TraceBuilder, message: dict[str, Any], at: str) -> list[str]:
-    """The text of an output message: `message.content`, else its text `message.contents`."""
+def _texts(b: TraceBuilder, message: dict[str, Any], at: str, notes: bool = True) -> list[str]:
+    """The text of a message: `message.content`, else its text `message.contents` (other
+    parts are noted, unless `notes` is off: a history repeated by a later span)."""
     content = message.get("message.content")
     if isinstance(content, str):
         return [content]
@@ -232,7 +236,7 @@ def _texts(b: TraceBuilder, message: dict[str, Any], at: str) -> list[str]:
         text = part.get("message_content.text")
         if part.get("message_content.type") in ("text", None) and isinstance(text, str):
             texts.append(text)
-        else:
+        elif notes:
             b.note(f"{at}.message.contents.{p}", "content part that is not text", part)
     return texts
 
@@ -250,10 +254,13 @@ def _inputs(
         where = f"{at}.attributes[llm.input_messages.{m}]"
         role = message.get("message.role")
         if isinstance(role, str) and role in _ROLES:
-            text = "".join(_texts(b, message, where))
+            # Every LLM span repeats the history: each message is an input (and its other
+            # parts notes) the first time it is seen.
+            text = "\n".join(_texts(b, message, where, notes=False))
             if (role, text) not in seen:
                 seen.add((role, text))
-                b.input(_ROLES[role], text, where)
+                _texts(b, message, where)
+                b.input(_ROLES[role], text, where, once=True)
         elif role == "tool":
             call_id = message.get("message.tool_call_id")
             if not isinstance(call_id, str) or call_id in answered:

@@ -74,13 +74,16 @@ def convert(value: Any, name_hint: str) -> list[Any]:
             _response(b, message, at)
         else:
             b.note(at, "message that is neither a request nor a response", message)
-    # One conversation (or, without one, one run) names the trace.
+    # One conversation (or, without one, one run) names the trace; labels written next
+    # to the messages of a body win.
     if len(conversations) == 1:
         b.trace_id = conversations[0]
     elif len(runs) == 1:
         b.trace_id = runs[0]
     if runs:
         b.metadata["run_ids"] = runs
+    if isinstance(value, dict):
+        b.labels(value)
     return [b.build()]
 
 
@@ -103,8 +106,8 @@ def _text(content: Any, b: TraceBuilder, at: str) -> str | None:
 
 def _request(b: TraceBuilder, message: dict[str, Any], at: str) -> None:
     instructions = opt_str(message, "instructions", at)
-    if instructions and {"role": "system", "text": instructions} not in b.inputs:
-        b.input("system", instructions, f"{at}.instructions")
+    if instructions:  # every request of a run repeats the agent's instructions
+        b.input("system", instructions, f"{at}.instructions", once=True)
     for index, raw in enumerate(arr(message.get("parts"), f"{at}.parts")):
         where = f"{at}.parts[{index}]"
         part = obj(raw, where)
@@ -174,19 +177,21 @@ def _response(b: TraceBuilder, message: dict[str, Any], at: str) -> None:
     }
     start = len(b.steps)
     texts: list[str] = []
-    thinking: list[str] = []
-    step: int | None = None  # the open text step, if the last part was text
+    thought = False
+
+    def flush(where: str) -> None:  # consecutive text parts are one model response
+        if texts:
+            b.text("".join(texts), where, **meta)
+            texts.clear()
+
     for index, raw in enumerate(arr(message.get("parts"), f"{at}.parts")):
         where = f"{at}.parts[{index}]"
         part = obj(raw, where)
         kind = part.get("part_kind")
         if kind == "text":
             texts.append(opt_str(part, "content", where) or "")
-            if step is None:
-                step = b.text(None, where, **meta)
-            b.steps[step]["text"] = "".join(texts)
             continue
-        step, texts = None, []
+        flush(where)
         if kind in ("tool-call", "builtin-tool-call"):
             built_in = True if kind == "builtin-tool-call" else None
             b.call(
@@ -200,22 +205,23 @@ def _response(b: TraceBuilder, message: dict[str, Any], at: str) -> None:
         elif kind == "builtin-tool-return":
             _tool_return(b, part, where)
         elif kind == "thinking":
-            thinking.append(opt_str(part, "content", where) or "")
+            b.reasoning(opt_str(part, "content", where) or "", where)
+            thought = True
         else:
             b.note(where, f"{kind or 'untyped'} response part is not mapped", part)
-    if thinking:
-        if start == len(b.steps):
-            b.text(None, at, **meta)
-        b.steps[start].setdefault("metadata", {})["thinking"] = thinking
+    flush(at)
     usage = opt_obj(message, "usage", at)
+    cost = usage.get("cost") if usage else None
+    has_cost = isinstance(cost, int | float) and is_number(cost) and cost >= 0
+    if start == len(b.steps) and (thought or has_cost):
+        b.text(None, at, **meta)  # a turn that only reasoned: its step carries usage and cost
     b.tokens(
         start,
         opt_count(usage, "input_tokens", f"{at}.usage"),
         opt_count(usage, "output_tokens", f"{at}.usage"),
         at,
     )
-    cost = usage.get("cost") if usage else None
-    if isinstance(cost, int | float) and is_number(cost) and cost >= 0 and start < len(b.steps):
+    if has_cost and start < len(b.steps):
         b.steps[start]["cost_usd"] = cost
 
 
