@@ -97,9 +97,11 @@ def to_json(request: Any) -> dict[str, Any]:
     return value
 
 
-def build(s: Scenario, tool_spans: bool = True) -> _Builder:
+def build(s: Scenario, tool_spans: bool = True, nested: bool = False) -> _Builder:
     """Spans of a scenario: an AGENT root, one LLM span per model turn (history in its
-    input messages), one TOOL span per call (unless `tool_spans` is off)."""
+    input messages), one TOOL span per call (unless `tool_spans` is off). With `nested`,
+    each model turn is also recorded by a framework's LLM span around the provider's (as
+    the LangChain and OpenAI instrumentations write it when both are on)."""
     from openinference.semconv.trace import SpanAttributes as A
 
     b = _Builder(s.name)
@@ -150,7 +152,11 @@ def build(s: Scenario, tool_spans: bool = True) -> _Builder:
             else:
                 attrs.update(_message(f"{A.LLM_OUTPUT_MESSAGES}.0", "assistant", text, turn.calls))
             history.append(("assistant", text, turn.calls, None))
-            b.span("ChatCompletion", number, 1, attrs, start, end)
+            if nested:  # the same call, same messages and tokens, one level up
+                b.span("ChatOpenAI", 100 + number, 1, attrs, start, end)
+                b.span("ChatCompletion", number, 100 + number, attrs, start + 1, end - 1)
+            else:
+                b.span("ChatCompletion", number, 1, attrs, start, end)
         else:
             call, result = payload
             output = None if result is None else (result.error or _output(result.output))
@@ -267,6 +273,9 @@ def extras() -> list[tuple[str, Any]]:
     cases: list[tuple[str, Any]] = [
         ("chat-only.json", to_json(build(RETRY, tool_spans=False).request())),
         ("rag-chain-kinds.json", to_json(_extras_spans().request())),
+        ("nested-llm.json", to_json(build(CLEAN, nested=True).request())),
+        # The SDK's console exporter (span.to_json(), one span each), read by the same code
+        ("console-retry.json", [json.loads(span.to_json()) for span in build(RETRY).spans]),
         ("clean.binpb", build(CLEAN).request().SerializeToString()),
         ("batches-framed.pb", _framed(build(RETRY), fixed=True)),
     ]

@@ -1,5 +1,6 @@
-"""The framework/SDK formats (make_sdk_fixtures.py): goldens, freshness, detection against
-every other format's fixtures, scenario contents, binary readers and their failures."""
+"""The framework/SDK formats (make_sdk_fixtures.py): goldens, freshness, scenario contents,
+binary readers and their failures (detection against every other format's fixtures:
+test_detection.py)."""
 
 from __future__ import annotations
 
@@ -23,10 +24,8 @@ from scenarios import SCENARIOS, Scenario
 from test_never_crash import _paths, _replace, junk
 
 from agent_reliability_harness.adapters import (
-    ADAPTERS,
     BY_NAME,
     FILE_READERS,
-    detect,
     inspect_zip,
     to_canonical,
 )
@@ -59,22 +58,6 @@ def test_golden(path: Path) -> None:
     assert gen.expected_text(fmt, path.name, path.read_bytes()) == expected.read_text("utf-8")
     for trace in gen.convert_file(fmt, path.name, path.read_bytes()):
         parse_trace(trace)
-
-
-@pytest.mark.parametrize("path", EVERY, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_every_fixture_is_detected_as_its_own_format(path: Path) -> None:
-    """No fixture of one format is claimed by another (binary ones after decoding; a
-    session JSONL file by its first line)."""
-    if path.suffix == ".jsonl":
-        adapter = BY_NAME[path.parent.name]
-        first = documents(path)[0]
-        assert adapter.detect_line is not None and adapter.detect_line(first)
-        claimed = [a.name for a in ADAPTERS if a.detect_line is not None and a.detect_line(first)]
-        assert claimed == [path.parent.name]
-        return
-    for document in documents(path):
-        assert detect(document).name == path.parent.name
-        assert {t["source"] for t in to_canonical(document)} == {path.parent.name}
 
 
 def test_fixtures_are_current() -> None:

@@ -95,6 +95,12 @@ def span_id(span: dict[str, Any], at: str) -> Any:
     return hex_id(opt_str(span, "spanId", at), 8)
 
 
+def parent_id(span: dict[str, Any]) -> Any:
+    """The parent span's id as hex, or None for a root span (OTLP/JSON writes "")."""
+    raw = span.get("parentSpanId")
+    return hex_id(raw, 8) if isinstance(raw, str) and raw else None
+
+
 def nanos(span: dict[str, Any], key: str, at: str) -> int | None:
     raw = span.get(key)
     if raw is None:

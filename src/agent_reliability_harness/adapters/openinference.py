@@ -37,6 +37,10 @@ def convert(value: Any, name_hint: str) -> list[Any]:
 def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
     b = TraceBuilder(NAME, hint, trace_id=key or None)
     timed = _otlp.ordered(spans)
+    wrappers = _wrappers(timed)
+    timed = [entry for entry in timed if entry[0] not in wrappers]
+    for at in wrappers:
+        b.skip(at, "LLM span wrapping another LLM span (the same model call)")
     executed = _executed(timed)
     seen_inputs: set[tuple[str, str]] = set()
     answered = set(executed.ids.values())  # their results come from the TOOL spans
@@ -60,6 +64,30 @@ def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
             )
             b.note(at, f"{what} is not a step", {"name": span.get("name"), "kind": kind})
     return b.build()
+
+
+def _wrappers(timed: list[_otlp.Decoded]) -> set[str]:
+    """LLM spans with an LLM span below them: a framework's span around the provider
+    instrumentation's span of the same call (LangChain and OpenAI instrumented together,
+    LlamaIndex `predict` around `chat`). They repeat its messages and tokens; the innermost
+    span is the call."""
+    parents: dict[Any, Any] = {}
+    llm: dict[Any, str] = {}
+    for at, span, attrs, _ in timed:
+        own = _otlp.span_id(span, at)
+        parents[own] = _otlp.parent_id(span)
+        if attrs.get(KIND) == "LLM" and own is not None:
+            llm[own] = at
+    found: set[str] = set()
+    for own in llm:
+        seen = {own}
+        up = parents.get(own)
+        while up is not None and up not in seen:  # ids may repeat in a damaged export
+            seen.add(up)
+            if up in llm:
+                found.add(llm[up])
+            up = parents.get(up)
+    return found
 
 
 @dataclass
