@@ -13,7 +13,7 @@ import json
 from datetime import timedelta
 from typing import Any
 
-from scenarios import LOOKUP, ORDER, RETRY, Call, Scenario, Turn
+from scenarios import CLEAN, LOOKUP, ORDER, RETRY, Call, Scenario, Turn
 from sdk_spans import BASE, _args, _output, _timeline
 
 PROJECT = "proj-refunds"
@@ -53,9 +53,13 @@ def _assistant(turn: Turn) -> dict[str, Any]:
     return message
 
 
-def observations(s: Scenario, trace_id: str, tool_observations: bool = True) -> list[Any]:
+def observations(
+    s: Scenario, trace_id: str, tool_observations: bool = True, nested: bool = False
+) -> list[Any]:
     """An AGENT observation around one GENERATION per model turn (history as input, the
-    OpenAI-shaped message as output) and one TOOL observation per call."""
+    OpenAI-shaped message as output) and one TOOL observation per call. With `nested`, each
+    model turn is also recorded by a GENERATION around it (an `@observe(as_type=
+    "generation")` function calling the Langfuse OpenAI integration)."""
     timeline = _timeline(s)
     root = f"obs-{trace_id}-01"
     out = [
@@ -75,25 +79,33 @@ def observations(s: Scenario, trace_id: str, tool_observations: bool = True) -> 
         if kind == "model":
             turn: Turn = payload
             message = _assistant(turn)
+            generation = {
+                "model": "gpt-4.1-mini",
+                "input": list(history),
+                "output": message,
+                "usage_details": {
+                    "input": turn.usage[0],
+                    "output": turn.usage[1],
+                    "total": sum(turn.usage),
+                },
+                "cost_details": {"total": round(turn.usage[0] * 4e-7 + turn.usage[1] * 1.6e-6, 8)},
+                "level": "DEFAULT",
+            }
+            parent, inner = root, (start, end)
+            if nested:
+                parent = f"obs-{trace_id}-{100 + number:02d}"
+                outer = {"parent_observation_id": root, "name": "answer", **generation}
+                out.append(_observation(trace_id, 100 + number, "GENERATION", start, end, **outer))
+                inner = (start + 1, end - 1)
             out.append(
                 _observation(
                     trace_id,
                     number,
                     "GENERATION",
-                    start,
-                    end,
+                    *inner,
                     name="chat",
-                    parent_observation_id=root,
-                    model="gpt-4.1-mini",
-                    input=list(history),
-                    output=message,
-                    usage_details={
-                        "input": turn.usage[0],
-                        "output": turn.usage[1],
-                        "total": sum(turn.usage),
-                    },
-                    cost_details={"total": round(turn.usage[0] * 4e-7 + turn.usage[1] * 1.6e-6, 8)},
-                    level="DEFAULT",
+                    parent_observation_id=parent,
+                    **generation,
                 )
             )
             history.append(message)
@@ -166,6 +178,7 @@ def langfuse(s: Scenario) -> Any:
 
 def extras() -> list[tuple[str, Any]]:
     chat_only = observations(RETRY, "trace-chat-only", tool_observations=False)
+    nested = observations(CLEAN, "trace-nested", nested=True)
     trace_id = "trace-kinds"
     kinds = [
         _observation(trace_id, 1, "SPAN", 0, 900, name="handle-request"),
@@ -261,4 +274,5 @@ def extras() -> list[tuple[str, Any]]:
     return [
         ("chat-only.json", [trace_export(RETRY, chat_only, "trace-chat-only")]),
         ("observation-kinds.json", head),
+        ("nested-generations.json", trace_export(CLEAN, nested, "trace-nested")),
     ]

@@ -98,9 +98,12 @@ def _trace(
     b = TraceBuilder(NAME, hint, trace_id=key or None)
     _head(b, head, observations)
     ordered = [p for _, p in sorted(enumerate(observations), key=lambda p: (_start(p[1][1]), p[0]))]
-    parents = {
-        _id(first(o, "parentObservationId", "parent_observation_id")) for _, o in observations
-    }
+    parents = {_parent(o) for _, o in observations}
+    wrappers = _wrappers(observations)
+    for at, _ in observations:
+        if at in wrappers:
+            b.skip(at, "GENERATION wrapping another GENERATION (the same model call)")
+    ordered = [(at, item) for at, item in ordered if at not in wrappers]
     claims = _claims(ordered)
     answered = set(claims.values())
     for at, item in ordered:
@@ -127,6 +130,28 @@ def _trace(
 def _id(value: Any) -> str | None:
     """An observation or call id (JSON may hold anything there)."""
     return value if isinstance(value, str) else None
+
+
+def _parent(item: dict[str, Any]) -> str | None:
+    return _id(first(item, "parentObservationId", "parent_observation_id"))
+
+
+def _wrappers(observations: list[tuple[str, dict[str, Any]]]) -> set[str]:
+    """GENERATIONs with a GENERATION below them: a function observed as a generation
+    around the integration's generation of the same call. They repeat its messages and
+    usage; the innermost generation is the call."""
+    parents = {_id(o.get("id")): _parent(o) for _, o in observations}
+    generations = {_id(o.get("id")): at for at, o in observations if o.get("type") == "GENERATION"}
+    found: set[str] = set()
+    for own in generations:
+        seen = {own}
+        up = parents.get(own)
+        while up is not None and up not in seen:  # ids may repeat in a damaged export
+            seen.add(up)
+            if up in generations:
+                found.add(generations[up])
+            up = parents.get(up)
+    return found
 
 
 def _summary(item: dict[str, Any]) -> dict[str, Any]:
