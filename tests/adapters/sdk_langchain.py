@@ -160,10 +160,44 @@ def _run(tree: Any) -> Any:
     return Run(**fields, child_runs=[_run(c) for c in tree.child_runs])
 
 
+def provider_blocks() -> Any:
+    """AI messages as provider integrations fill them: ChatAnthropic's content blocks
+    (thinking, redacted thinking, text, a tool_use copy of each tool call) and a
+    DeepSeek-style `reasoning_content` in additional_kwargs."""
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    call = {"name": "lookup_order", "args": {"order_id": "ORD-1042"}, "id": "toolu_01"}
+    first = AIMessage(
+        content=[
+            {
+                "type": "thinking",
+                "thinking": "The user wants a refund status.",
+                "signature": "c2ln",
+            },
+            {"type": "redacted_thinking", "data": "ZW5jcnlwdGVk"},
+            {"type": "text", "text": "Let me look that up."},
+            {"type": "tool_use", "id": "toolu_01", "name": "lookup_order", "input": call["args"]},
+        ],
+        tool_calls=[call],
+        usage_metadata={"input_tokens": 120, "output_tokens": 40, "total_tokens": 160},
+        response_metadata={"model_name": "claude-sonnet-4-5", "stop_reason": "tool_use"},
+        id="msg_01",
+    )
+    second = AIMessage(
+        content="ORD-1042 was delivered.",
+        additional_kwargs={"reasoning_content": "The order status is delivered."},
+        usage_metadata={"input_tokens": 180, "output_tokens": 12, "total_tokens": 192},
+        response_metadata={"model_name": "deepseek-reasoner"},
+        id="msg_02",
+    )
+    tool = ToolMessage(content='{"status": "delivered"}', tool_call_id="toolu_01")
+    return serialise([HumanMessage("Where is ORD-1042?"), first, tool, second], "messages_to_dict")
+
+
 def graph_extras() -> list[tuple[str, Any]]:
     from langchain_core.load import dumpd
 
-    out: list[tuple[str, Any]] = []
+    out: list[tuple[str, Any]] = [("provider-blocks.json", provider_blocks())]
     app, saver, collector = run_graph(RETRY)
     config = {"configurable": {"thread_id": "thread-retry"}}
     out.append(("langgraph-state-retry.json", normalise(dumpd(app.get_state(config).values))))
