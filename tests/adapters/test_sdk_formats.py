@@ -162,7 +162,7 @@ def test_missing_otlp_extra_is_one_clear_error(tmp_path: Path, monkeypatch: Any)
     assert (code, out) == (1, "")
     assert err == (
         f"error: {path.as_posix()}: reading OTLP protobuf needs the 'otlp' extra: "
-        "pip install 'arh[otlp]'\n"
+        "pip install 'arh-harness[otlp]'\n"
     )
 
 
@@ -265,7 +265,7 @@ def test_missing_inspect_extra_is_one_clear_error(tmp_path: Path, monkeypatch: A
     assert (code, out) == (1, "")
     assert err == (
         f"error: {path.as_posix()}: reading a zstd-compressed Inspect log needs Python 3.14 "
-        "or the 'inspect' extra: pip install 'arh[inspect]'\n"
+        "or the 'inspect' extra: pip install 'arh-harness[inspect]'\n"
     )
     # A deflate archive (older Inspect versions) needs nothing beyond the stdlib.
     assert FILE_READERS[".eval"]((FIX / "inspect" / "epochs-deflate.eval").read_bytes())

@@ -13,12 +13,13 @@ from typing import Any
 
 from ..errors import InputError
 from ..io import decode_json_bytes
+from ..version import DISTRIBUTION
 
 SUFFIXES = (".eval",)
 ZSTD = 93
 MISSING_EXTRA = (
     "reading a zstd-compressed Inspect log needs Python 3.14 or the 'inspect' extra: "
-    "pip install 'arh[inspect]'"
+    f"pip install '{DISTRIBUTION}[inspect]'"
 )
 _LOCAL_HEADER = struct.Struct("<IHHHHHIIIHH")  # a zip member's local file header
 _SAMPLES = "samples/"

@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import InputError
+from ..version import DISTRIBUTION
 
 SUFFIXES = (".pb", ".binpb")
-MISSING_EXTRA = "reading OTLP protobuf needs the 'otlp' extra: pip install 'arh[otlp]'"
+MISSING_EXTRA = f"reading OTLP protobuf needs the 'otlp' extra: pip install '{DISTRIBUTION}[otlp]'"
 
 
 def read(data: bytes) -> list[Any]:
