@@ -83,7 +83,9 @@ def build_all() -> dict[str, str]:
 def main() -> int:
     files = build_all()
     for folder in (FIXTURES, EXPECTED):
-        for old in folder.rglob("*.json"):
+        # Only this generator's formats: make_sdk_fixtures.py and make_cli_fixtures.py own
+        # the others' folders.
+        for old in (p for fmt in RENDERERS for p in (folder / fmt).rglob("*.json")):
             if str(old.relative_to(HERE)) not in files:
                 old.unlink()
     for relative, text in files.items():
