@@ -172,8 +172,7 @@ def _root(b: TraceBuilder, run: dict[str, Any], at: str) -> None:
     inputs, its outputs repeat what the child runs hold."""
     name = opt_str(run, "name", at)
     b.agent_name = b.agent_name or name
-    if isinstance(run.get("reference_example_id"), str):
-        b.task_id = run["reference_example_id"]
+    b.labels({"task_id": run.get("reference_example_id")}, at)  # the dataset example run
     extra = run.get("extra")
     meta = extra.get("metadata") if isinstance(extra, dict) else None
     if isinstance(meta, dict) and isinstance(meta.get("thread_id"), str):
