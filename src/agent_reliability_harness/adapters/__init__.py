@@ -24,7 +24,6 @@ from . import (
     inspect_log,
     langchain,
     langfuse,
-    langsmith_runs,
     mcp_session,
     openai_agents,
     openai_chat,
@@ -234,8 +233,6 @@ def _canonical_shaped(value: Any) -> bool:
     `trace_id` label next to its messages). Agents SDK span items also carry
     `trace_id`, so a span export is never taken for traces."""
     if export_kind(value) is not None or openai_agents.detect(value):
-        return False
-    if langsmith_runs.detect(value) or langfuse.detect(value):  # they carry `trace_id` too
         return False
     items = value if isinstance(value, list) else [value]
     if any(isinstance(v, dict) and "steps" in v for v in items[:1000]):
