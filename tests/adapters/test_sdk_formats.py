@@ -124,6 +124,73 @@ def test_conversion_matches_scenario(fmt: str, scenario: Scenario) -> None:
     assert len(bad) == sum(1 for c in scenario.calls if c.raw_args is not None)
 
 
+# --- the ingest contract on edge cases the fixtures do not hold ------------------------
+
+
+def _fixture(relative: str) -> Any:
+    return json.loads((FIX / relative).read_text("utf-8"))
+
+
+def _adapter_record(trace: dict[str, Any]) -> dict[str, Any]:
+    record: dict[str, Any] = trace["metadata"]["adapter"]
+    return record
+
+
+def test_langsmith_run_listed_twice_is_read_once() -> None:
+    tree = _fixture("langchain/langsmith-run-tree-retry.json")
+    (once,) = to_canonical(tree, "langchain")
+    (twice,) = to_canonical([tree, tree["child_runs"][0]], "langchain")
+    assert twice["steps"] == once["steps"]
+    assert _adapter_record(twice)["skipped"]["run repeated with the same id"] >= 1
+
+
+def test_langgraph_state_labels() -> None:
+    state = {
+        "messages": _fixture("langchain/clean.json"),
+        "task_id": 7,
+        "outcome": {"success": True},
+    }
+    (trace,) = to_canonical(state, "langchain")
+    assert (trace["task_id"], trace["outcome"]) == ("7", {"success": True})
+
+
+def test_inspect_messages_of_the_input_are_not_the_runs_actions() -> None:
+    log = _fixture("inspect/refunds.json")
+    sample = log["samples"][0]
+    example = {"role": "assistant", "source": "input", "content": "Example answer."}
+    sample["messages"].insert(2, example)
+    traces = to_canonical(log, "inspect")
+    assert [s.get("text") for s in traces[0]["steps"]] == [
+        s.get("text") for s in to_canonical(_fixture("inspect/refunds.json"), "inspect")[0]["steps"]
+    ]
+    notes = _adapter_record(traces[0])["notes"]
+    assert [n["at"] for n in notes] == ["samples[0].messages[2]"]
+
+
+def test_pydantic_ai_turn_that_only_reasoned_keeps_its_reasoning_usage_and_cost() -> None:
+    history = _fixture("pydantic-ai/clean.json")
+    thinking = {
+        "kind": "response",
+        "parts": [{"part_kind": "thinking", "content": "Nothing to do."}],
+        "usage": {"input_tokens": 5, "output_tokens": 2, "cost": 0.001},
+        "model_name": "m",
+    }
+    (trace,) = to_canonical([*history, thinking], "pydantic-ai")
+    last = trace["steps"][-1]
+    assert (last["type"], last.get("text")) == ("model_response", None)
+    assert last["metadata"]["reasoning"] == ["Nothing to do."]
+    assert (last["input_tokens"], last["output_tokens"], last["cost_usd"]) == (5, 2, 0.001)
+
+
+def test_mcp_requests_of_other_methods_are_notes_and_initialize_is_mapped() -> None:
+    session = _fixture("mcp/clean.json")
+    read = {"jsonrpc": "2.0", "id": 99, "method": "resources/read", "params": {"uri": "x://1"}}
+    (trace,) = to_canonical([*session, read], "mcp")
+    record = _adapter_record(trace)
+    assert [n["issue"] for n in record["notes"]] == ["resources/read request is not a tool call"]
+    assert trace["metadata"]["mcp_client"] and "initialize request" not in record["skipped"]
+
+
 # --- binary inputs ---------------------------------------------------------------------
 
 

@@ -49,30 +49,44 @@ def convert(value: Any, name_hint: str) -> list[Any]:
         raise fail("$", "expected a LangSmith run or an array of runs")
     where = "runs" if isinstance(value, dict) and "runs" in value else ""
     runs: dict[str, Located] = {}
+    repeats: list[Located] = []
     for index, raw in enumerate(items):
-        _flatten(raw, f"{where}[{index}]" if where or isinstance(value, list) else "$", runs)
+        at = f"{where}[{index}]" if where or isinstance(value, list) else "$"
+        _flatten(raw, at, runs, repeats)
     grouped: dict[str, list[Located]] = {}
     for at, run in runs.values():
-        key = run.get("trace_id") if isinstance(run.get("trace_id"), str) else ""
-        grouped.setdefault(str(key), []).append((at, run))
+        grouped.setdefault(_trace_key(run), []).append((at, run))
     multi = len(grouped) > 1
     return [
-        _trace(key, group, f"{name_hint}-{n}" if multi else name_hint)
+        _trace(key, group, f"{name_hint}-{n}" if multi else name_hint, repeats)
         for n, (key, group) in enumerate(grouped.items(), start=1)
     ]
 
 
-def _flatten(raw: Any, at: str, runs: dict[str, Located]) -> None:
+def _trace_key(run: dict[str, Any]) -> str:
+    key = run.get("trace_id")
+    return key if isinstance(key, str) else ""
+
+
+def _flatten(raw: Any, at: str, runs: dict[str, Located], repeats: list[Located]) -> None:
+    """Every run of a tree or list, once by id (an export may hold a run both as a child
+    and as a list item); the repeats apart."""
     run = obj(raw, at)
     run_id = opt_str(run, "id", at) or at
-    runs.setdefault(run_id, (at, run))
+    if run_id in runs:
+        repeats.append((at, run))
+    else:
+        runs[run_id] = (at, run)
     children = run.get("child_runs")
     for index, child in enumerate(children if isinstance(children, list) else []):
-        _flatten(child, f"{at}.child_runs[{index}]", runs)
+        _flatten(child, f"{at}.child_runs[{index}]", runs, repeats)
 
 
-def _trace(key: str, runs: list[Located], hint: str) -> dict[str, Any]:
+def _trace(key: str, runs: list[Located], hint: str, repeats: list[Located]) -> dict[str, Any]:
     b = TraceBuilder(NAME, hint, trace_id=key or None)
+    for at, run in repeats:
+        if _trace_key(run) == key:
+            b.skip(at, "run repeated with the same id")
     ids = {_id(run.get("id")) for _, run in runs}
     roots = [(at, run) for at, run in runs if _id(run.get("parent_run_id")) not in ids]
     ordered = sorted(enumerate(runs), key=lambda p: (str(p[1][1].get("start_time") or ""), p[0]))
