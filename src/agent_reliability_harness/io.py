@@ -26,9 +26,11 @@ STDIN_NAME = "<stdin>"
 TRACE_SUFFIXES = (".json", ".jsonl")
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _BOM = b"\xef\xbb\xbf"
-# A reader of a binary container format (an Inspect `.eval` zip, OTLP protobuf): a file's
-# bytes -> its decoded documents; raises InputError. Given by the adapters layer, keyed by
-# file suffix (io itself knows no format).
+# The binary-input hook (docs/adapters.md, "Binary inputs"), two arguments io knows no
+# format of: `suffixes` (expand_paths, iter_units, iter_documents: what a directory walk
+# picks up; adapters.WALK_SUFFIXES) and `readers` (decode_unit, iter_documents: suffix ->
+# Reader; adapters.FILE_READERS). A Reader turns a file's bytes (an Inspect `.eval` zip,
+# OTLP protobuf) into its decoded documents, or raises InputError.
 Reader = Callable[[bytes], list[Any]]
 # Buffer of a JSONL file read line by line: trace lines are often longer than the default
 # 8 KB buffer, and a line across buffer refills costs ~5x more to read.
