@@ -6,11 +6,12 @@ match wins, so more specific formats come first (see docs/adapters.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import AdapterError
+from ..io import TRACE_SUFFIXES
 from . import (
     _select,
     anthropic_messages,
@@ -20,10 +21,16 @@ from . import (
     cohere_chat,
     gemini_cli,
     google_genai,
+    inspect_log,
+    langchain,
+    langfuse,
+    mcp_session,
     openai_agents,
     openai_chat,
     openai_responses,
+    openinference,
     otel_genai,
+    pydantic_ai,
     swe_agent,
     tau_bench,
 )
@@ -47,8 +54,24 @@ ADAPTERS: tuple[Adapter, ...] = (
     gemini_cli.ADAPTER,
     swe_agent.ADAPTER,
     tau_bench.ADAPTER,
+    # OpenInference spans are OTLP exports too: recognised by `openinference.span.kind`
+    # before otel-genai claims any `resourceSpans` document.
+    openinference.ADAPTER,
     otel_genai.ADAPTER,
     openai_agents.ADAPTER,
+    # An Inspect eval log is one object with `eval` and `samples`, whose messages look
+    # like OpenAI Chat (`role: "tool"`): tried before every message format.
+    inspect_log.ADAPTER,
+    # LangChain messages are typed `human`/`ai`/`tool` (no `role`), but an AI message's
+    # content may hold Anthropic `tool_use` blocks: tried before anthropic-messages.
+    langchain.ADAPTER,
+    # Langfuse observations are typed in capitals (GENERATION, SPAN, TOOL...) with startTime.
+    langfuse.ADAPTER,
+    # JSON-RPC 2.0 (`jsonrpc: "2.0"`) is no other format's marker.
+    mcp_session.ADAPTER,
+    # Pydantic AI messages have `parts` like Gemini contents, and are recognised by what
+    # Gemini never writes (`kind` request/response, `part_kind`), so they come first.
+    pydantic_ai.ADAPTER,
     google_genai.ADAPTER,
     anthropic_messages.ADAPTER,
     openai_responses.ADAPTER,
@@ -56,6 +79,17 @@ ADAPTERS: tuple[Adapter, ...] = (
     openai_chat.ADAPTER,
 )
 BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
+# Binary container formats: file suffix -> the reader that decodes such a file into
+# documents (the first adapter declaring a suffix owns it; otel-genai and openinference
+# share one protobuf reader). Directory walks pick up every declared suffix.
+FILE_READERS: dict[str, Callable[[bytes], list[Any]]] = {}
+for _adapter in ADAPTERS:
+    if _adapter.read_file is not None:
+        for _suffix in _adapter.suffixes:
+            FILE_READERS.setdefault(_suffix, _adapter.read_file)
+WALK_SUFFIXES: tuple[str, ...] = tuple(
+    dict.fromkeys((*TRACE_SUFFIXES, *(x for a in ADAPTERS for x in a.suffixes)))
+)
 AUTO = "auto"
 FORMAT_CHOICES: tuple[str, ...] = (AUTO, *BY_NAME)
 # Formats recognised by the envelope their tool writes around the messages: a document
@@ -253,7 +287,9 @@ __all__ = [
     "AUTO",
     "BY_NAME",
     "ENVELOPES",
+    "FILE_READERS",
     "FORMAT_CHOICES",
+    "WALK_SUFFIXES",
     "Adapter",
     "Identity",
     "checked",

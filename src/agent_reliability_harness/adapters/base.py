@@ -18,6 +18,11 @@ class Adapter:
     file as (line number, decoded value) pairs in order, consumed one at a time, and
     returns the traces the session holds. `suffixes` are file suffixes (".traj")
     that a directory walk picks up for this format besides *.json and *.jsonl.
+
+    Binary container formats (Inspect `.eval` zip archives, OTLP protobuf) also declare
+    `read_file`: it turns the bytes of a file whose suffix is in `suffixes` into the
+    decoded documents (JSON-shaped values) that `convert` and detection take, in place
+    of JSON decoding; it raises InputError (naming the problem) for bytes it cannot read.
     """
 
     name: str
@@ -27,3 +32,4 @@ class Adapter:
     detect_line: Callable[[Any], bool] | None = None
     convert_lines: Callable[[Iterable[tuple[int, Any]], str], list[Any]] | None = None
     suffixes: tuple[str, ...] = ()
+    read_file: Callable[[bytes], list[Any]] | None = None
