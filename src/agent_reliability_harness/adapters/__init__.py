@@ -101,6 +101,17 @@ ENVELOPES: tuple[Adapter, ...] = (
     gemini_cli.ADAPTER,
     swe_agent.ADAPTER,
     tau_bench.ADAPTER,
+    # Formats whose markers no other format writes: Cohere's tool_plan, document tool
+    # content, billed_units (what OpenAI never sends), Inspect's `eval` + `samples`,
+    # LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run types,
+    # Langfuse's capitalised observation types, JSON-RPC 2.0, Pydantic AI's `part_kind`.
+    # (Not openinference: otel-genai claims every OTLP export too, and coverage decides.)
+    cohere_chat.ADAPTER,
+    inspect_log.ADAPTER,
+    langchain.ADAPTER,
+    langfuse.ADAPTER,
+    mcp_session.ADAPTER,
+    pydantic_ai.ADAPTER,
 )
 
 
@@ -179,11 +190,26 @@ def to_canonical(
             raise AdapterError(
                 f"unknown format '{fmt}'; expected one of: " + ", ".join(FORMAT_CHOICES)
             )
-        owner = None if adapter is canonical.ADAPTER else envelope_of(value)
-        if owner is not None and owner is not adapter:
-            raise _select.foreign(adapter, owner)
-        traces = checked(adapter, adapter.convert(value, name_hint))
+        traces = _explicit(adapter, value, name_hint)
     return _relabel(traces, identity) if identity else traces
+
+
+def _explicit(adapter: Adapter, value: Any, name_hint: str) -> list[Any]:
+    """The traces of a document under an explicit `--format`: refused when another format's
+    envelope holds it, or when it lacks the format's markers and reads otherwise than as
+    the formats that claim it (see _select.explicit)."""
+    if adapter is canonical.ADAPTER:
+        return canonical.explicit(value, name_hint, _looks_like)
+    owner = envelope_of(value)
+    if owner is not None and owner is not adapter:
+        raise _select.foreign(adapter, owner)
+    rivals = [a for a in ADAPTERS[1:] if a is not adapter and a.detect(value)]
+    return _select.explicit(adapter, value, name_hint, rivals)
+
+
+def _looks_like(value: Any) -> list[Adapter]:
+    owner = envelope_of(value)
+    return [owner] if owner is not None else claimants(value)
 
 
 def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:

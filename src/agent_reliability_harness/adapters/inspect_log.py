@@ -185,7 +185,7 @@ def _assistant(
     b.tokens(start, tokens_in, opt_count(counts, "output_tokens", where), at)
     seconds = output.get("time")
     if isinstance(seconds, int | float) and not isinstance(seconds, bool) and seconds >= 0:
-        b.steps[start]["latency_ms"] = round(seconds * 1000, 3)
+        b.measure(start, latency_ms=round(seconds * 1000, 3))
 
 
 def _tool(b: TraceBuilder, message: dict[str, Any], at: str) -> None:

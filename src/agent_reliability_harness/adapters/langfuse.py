@@ -259,9 +259,7 @@ def _generation(b: TraceBuilder, item: dict[str, Any], at: str, claims: dict[str
             **meta,
         )
     _usage(b, item, at, start)
-    latency = _latency(b, item, at)
-    if latency is not None:
-        b.steps[start]["latency_ms"] = latency
+    b.measure(start, latency_ms=_latency(b, item, at))
     if item.get("level") == "ERROR":
         b.note(at, "generation recorded an error", _message(item))
 
@@ -286,13 +284,12 @@ def _usage(b: TraceBuilder, item: dict[str, Any], at: str, start: int) -> None:
         pair = (opt_count(usage, "input", f"{at}.usage"), opt_count(usage, "output", f"{at}.usage"))
     else:
         pair = (opt_count(item, "promptTokens", at), opt_count(item, "completionTokens", at))
-    b.tokens(start, pair[0], pair[1], at)
     costs = first(item, "costDetails", "cost_details")
     cost = costs.get("total") if isinstance(costs, dict) else None
     if cost is None:
         cost = first(item, "totalCost", "calculatedTotalCost", "total_cost")
-    if isinstance(cost, int | float) and is_number(cost) and cost >= 0:
-        b.steps[start]["cost_usd"] = cost
+    known = isinstance(cost, int | float) and is_number(cost) and cost >= 0
+    b.tokens(start, pair[0], pair[1], at, cost_usd=cost if known else None)
 
 
 def _arguments(raw: Any) -> Any:
@@ -318,18 +315,12 @@ def _call(b: TraceBuilder, item: dict[str, Any], at: str, claimed: str | None) -
         f"{at}.input",
         kind=str(kind).lower(),
     )
-    b.answered(index)  # the observation holds its own outcome
-    step = b.steps[index]
-    step["output"] = item.get("output")
-    if item.get("level") == "ERROR":
-        step["status"] = "error"
-        message = first(item, "statusMessage", "status_message")
-        step["error"] = message if isinstance(message, str) and message else str(step["output"])
-    else:
-        step["status"] = "ok"
-    latency = _latency(b, item, at)
-    if latency is not None:
-        step["latency_ms"] = latency
+    failed = item.get("level") == "ERROR"
+    message = first(item, "statusMessage", "status_message")
+    error = message if failed and isinstance(message, str) and message else None
+    # The observation holds its own outcome (an error without a message: its output).
+    b.settle(index, item.get("output"), error=error, is_error=failed)
+    b.measure(index, latency_ms=_latency(b, item, at))
 
 
 def _latency(b: TraceBuilder, item: dict[str, Any], at: str) -> float | None:

@@ -233,22 +233,22 @@ def _llm(b: TraceBuilder, run: dict[str, Any], at: str, executed: set[str]) -> N
     step = b.steps[start]
     if "input_tokens" not in step and "output_tokens" not in step:
         _run_tokens(b, run, outputs, at, start)
-    model = _model(run)
-    if model is not None:
-        step.setdefault("metadata", {}).setdefault("model", model)
+    # The message's own model name wins over the run's invocation parameters.
+    model = None if "model" in step.get("metadata", {}) else _model(run)
+    b.measure(start, latency_ms=_latency(b, run, at), cost_usd=_cost(run), model=model)
+    if run.get("error") is not None:
+        b.note(f"{at}.error", "llm run recorded an error", _error(run["error"]))
+
+
+def _cost(run: dict[str, Any]) -> float | None:
+    """The run's `total_cost` (LangSmith writes it as a decimal string or a number)."""
     cost = run.get("total_cost")
     if isinstance(cost, str):
         try:
             cost = float(cost)
         except ValueError:
-            cost = None
-    if isinstance(cost, int | float) and is_number(cost) and cost >= 0:
-        step["cost_usd"] = cost
-    latency = _latency(b, run, at)
-    if latency is not None:
-        step["latency_ms"] = latency
-    if run.get("error") is not None:
-        b.note(f"{at}.error", "llm run recorded an error", _error(run["error"]))
+            return None
+    return cost if isinstance(cost, int | float) and is_number(cost) and cost >= 0 else None
 
 
 def _run_tokens(b: TraceBuilder, run: dict[str, Any], outputs: Any, at: str, start: int) -> None:
@@ -289,25 +289,17 @@ def _tool(b: TraceBuilder, run: dict[str, Any], at: str) -> None:
         f"{at}.inputs",
         kind=kind,
     )
-    b.answered(index)  # the run holds its own outcome
-    step = b.steps[index]
     outputs = run.get("outputs") if isinstance(run.get("outputs"), dict) else {}
     message = _output_message(run)
+    output: Any
     if message is not None:
-        content = message.get("content")
-        step["output"] = content
+        output = message.get("content")
         failed = message.get("status") == "error"
     else:
         key = "documents" if kind == "retriever" else "output"
-        step["output"] = outputs.get(key) if isinstance(outputs, dict) else None
+        output = outputs.get(key) if isinstance(outputs, dict) else None
         failed = False
-    if run.get("error") is not None or failed:
-        step["status"] = "error"
-        step["error"] = (
-            _error(run["error"]) if run.get("error") is not None else str(step["output"])
-        )
-    else:
-        step["status"] = "ok"
-    latency = _latency(b, run, at)
-    if latency is not None:
-        step["latency_ms"] = latency
+    error = _error(run["error"]) if run.get("error") is not None else None
+    # The run holds its own outcome (a failed ToolMessage without a run error: its output).
+    b.settle(index, output, error=error, is_error=failed or error is not None)
+    b.measure(index, latency_ms=_latency(b, run, at))

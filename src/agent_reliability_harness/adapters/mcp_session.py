@@ -6,13 +6,12 @@ the declared tool set; protocol bookkeeping is skipped, other content is noted."
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from ._common import TraceBuilder, obj, opt_list, opt_obj, opt_str
-from .base import Adapter
+from ._sessions import session_adapter
 
 NAME = "mcp"
 # Requests, results and notifications of the protocol itself: no run content.
@@ -55,32 +54,32 @@ def detect(value: Any) -> bool:
     return False
 
 
-def convert(value: Any, name_hint: str) -> list[Any]:
-    if not isinstance(value, list):
-        return [_session([("$", value)], name_hint)]
-    return [_session(((f"[{i}]", item) for i, item in enumerate(value)), name_hint)]
-
-
-def convert_lines(lines: Iterable[tuple[int, Any]], name_hint: str) -> list[Any]:
-    return [_session(((f"line {n}", item) for n, item in lines), name_hint)]
-
-
 @dataclass
 class _Session:
+    """One MCP session being read, message by message (see _sessions.Session)."""
+
     b: TraceBuilder
     pending: dict[str, str] = field(default_factory=dict)  # request id -> method
-    started: dict[str, float] = field(default_factory=dict)  # tool call id -> time
+    calls: dict[str, list[int]] = field(default_factory=dict)  # tool call id -> open steps
+    started: dict[int, float] = field(default_factory=dict)  # tool call step -> time
 
-
-def _session(items: Iterable[tuple[str, Any]], name_hint: str) -> dict[str, Any]:
-    s = _Session(TraceBuilder(NAME, name_hint))
-    for at, item in items:
-        if isinstance(item, list):  # a JSON-RPC batch
-            for index, part in enumerate(item):
-                _item(s, part, f"{at}[{index}]")
+    def feed(self, at: str, record: Any) -> None:
+        if isinstance(record, list):  # a JSON-RPC batch
+            for index, part in enumerate(record):
+                _item(self, part, f"{at}[{index}]")
         else:
-            _item(s, item, at)
-    return s.b.build()
+            _item(self, record, at)
+
+    def finish(self) -> list[dict[str, Any]]:
+        return [self.b.build()]
+
+    def answer(self, key: str) -> int:
+        """The step of the oldest open call with this id (the one `result` pairs with)."""
+        return self.calls[key].pop(0)
+
+
+def _start(name_hint: str) -> _Session:
+    return _Session(TraceBuilder(NAME, name_hint))
 
 
 def _time(item: Any) -> float | None:
@@ -119,9 +118,10 @@ def _request(
     params = opt_obj(message, "params", at) or {}
     if method == "tools/call":
         name = opt_str(params, "name", f"{at}.params")
-        s.b.call(key, name, params.get("arguments"), f"{at}.params.arguments")
+        index = s.b.call(key, name, params.get("arguments"), f"{at}.params.arguments")
+        s.calls.setdefault(key, []).append(index)
         if when is not None:
-            s.started[key] = when
+            s.started[index] = when
         return
     s.pending[key] = method
     if method == "initialize" and isinstance(params.get("clientInfo"), dict):
@@ -144,6 +144,7 @@ def _notification(s: _Session, message: dict[str, Any], method: str, at: str) ->
             reason = params.get("reason")
             text = f"cancelled: {reason}" if isinstance(reason, str) and reason else "cancelled"
             s.b.result(key, None, at, error=text, is_error=True)
+            s.started.pop(s.answer(key), None)
             return
         s.pending.pop(key or "", None)
         s.b.skip(at, method)
@@ -157,11 +158,11 @@ def _response(
     s: _Session, message: dict[str, Any], key: str | None, at: str, when: float | None
 ) -> None:
     if key is not None and s.b.is_open(key):
-        _tool_result(s, message, key, at)
-        start = s.started.pop(key, None)
+        index = s.answer(key)
+        _tool_result(s, message, key, at, index)
+        start = s.started.pop(index, None)
         if start is not None and when is not None and when >= start:
-            step = next(x for x in reversed(s.b.steps) if x["step_id"] == key)
-            step["latency_ms"] = round((when - start) * 1000, 3)
+            s.b.measure(index, latency_ms=round((when - start) * 1000, 3))
         return
     method = s.pending.pop(key, None) if key is not None else None
     result = message.get("result")
@@ -186,7 +187,7 @@ def _response(
         s.b.note(at, f"{method} result is not a tool call", result)
 
 
-def _tool_result(s: _Session, message: dict[str, Any], key: str, at: str) -> None:
+def _tool_result(s: _Session, message: dict[str, Any], key: str, at: str, index: int) -> None:
     if "error" in message:
         error = obj(message["error"], f"{at}.error")
         text = opt_str(error, "message", f"{at}.error") or "error"
@@ -206,15 +207,14 @@ def _tool_result(s: _Session, message: dict[str, Any], key: str, at: str) -> Non
     failed = result.get("isError") is True
     s.b.result(key, output, at, error=None, is_error=failed)
     if "structuredContent" in result and content:
-        step = next(x for x in reversed(s.b.steps) if x["step_id"] == key)
-        step.setdefault("metadata", {})["structured_content"] = result["structuredContent"]
+        s.b.measure(index, structured_content=result["structuredContent"])
 
 
-ADAPTER = Adapter(
-    name=NAME,
-    description="Model Context Protocol session logs (JSON-RPC messages, array or JSONL)",
+ADAPTER = session_adapter(
+    NAME,
+    "Model Context Protocol session logs (JSON-RPC messages, array or JSONL)",
+    start=_start,
     detect=detect,
-    convert=convert,
     detect_line=detect,
-    convert_lines=convert_lines,
+    single=lambda value: isinstance(value, dict),
 )

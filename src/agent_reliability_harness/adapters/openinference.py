@@ -181,16 +181,11 @@ def _tool(
     call_id = ran or _tool_id(attrs) or _otlp.span_id(span, at)
     where = f"{at}.attributes[input.value]"
     index = b.call(call_id, name, _arguments(attrs), where, kind=str(kind).lower())
-    b.answered(index)  # the span holds its own outcome
-    step = b.steps[index]
-    step["output"] = _retrieved(attrs) if kind == "RETRIEVER" else attrs.get("output.value")
-    if _otlp.is_error(span):
-        step["status"], step["error"] = "error", _error(span) or "error"
-    else:
-        step["status"] = "ok"
-    latency = _otlp.latency(span, at)
-    if latency is not None:
-        step["latency_ms"] = latency
+    output = _retrieved(attrs) if kind == "RETRIEVER" else attrs.get("output.value")
+    failed = _otlp.is_error(span)
+    # The span holds its own outcome: settled in place, never paired afterwards.
+    b.settle(index, output, error=(_error(span) or "error") if failed else None, is_error=failed)
+    b.measure(index, latency_ms=_otlp.latency(span, at))
 
 
 def _arguments(attrs: dict[str, Any]) -> Any:
@@ -238,19 +233,15 @@ def _llm(
             **meta,
         )
     where = f"{at}.attributes"
+    cost = attrs.get("llm.cost.total")
     b.tokens(
         start,
         opt_count(attrs, "llm.token_count.prompt", where),
         opt_count(attrs, "llm.token_count.completion", where),
         at,
+        cost_usd=cost if isinstance(cost, int | float) and is_number(cost) and cost >= 0 else None,
     )
-    step = b.steps[start]
-    cost = attrs.get("llm.cost.total")
-    if isinstance(cost, int | float) and is_number(cost) and cost >= 0:
-        step["cost_usd"] = cost
-    latency = _otlp.latency(span, at)
-    if latency is not None:
-        step["latency_ms"] = latency
+    b.measure(start, latency_ms=_otlp.latency(span, at))
 
 
 def _texts(b: TraceBuilder, message: dict[str, Any], at: str, notes: bool = True) -> list[str]:

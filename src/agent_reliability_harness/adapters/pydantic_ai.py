@@ -153,10 +153,10 @@ def _tool_return(b: TraceBuilder, part: dict[str, Any], at: str) -> None:
         name=opt_str(part, "tool_name", at),
     )
     if outcome != "success" and call_id:
-        for step in reversed(b.steps):
-            if step["step_id"] == call_id and "output" in step:
-                step.setdefault("metadata", {})["outcome"] = outcome
-                break
+        answered = (i for i in range(len(b.steps) - 1, -1, -1) if b.steps[i]["step_id"] == call_id)
+        index = next((i for i in answered if "output" in b.steps[i]), None)
+        if index is not None:
+            b.measure(index, outcome=outcome)
 
 
 def _error_text(content: Any) -> str:
@@ -220,9 +220,8 @@ def _response(b: TraceBuilder, message: dict[str, Any], at: str) -> None:
         opt_count(usage, "input_tokens", f"{at}.usage"),
         opt_count(usage, "output_tokens", f"{at}.usage"),
         at,
+        cost_usd=cost if has_cost else None,
     )
-    if has_cost and start < len(b.steps):
-        b.steps[start]["cost_usd"] = cost
 
 
 ADAPTER = Adapter(

@@ -10,11 +10,13 @@ from ..io import Document, Failure
 from .remote import RemoteFile, is_url
 from .units import (
     Claims,
+    FileReaders,
     Joined,
     LineRange,
     RawUnit,
     SessionFile,
     Unit,
+    binary_reader,
     decode_line,
     decode_unit,
     iter_units,
@@ -55,6 +57,7 @@ def iter_documents(
 __all__ = [
     "Claims",
     "Entry",
+    "FileReaders",
     "Joined",
     "LineRange",
     "Location",
@@ -62,6 +65,7 @@ __all__ = [
     "RemoteFile",
     "SessionFile",
     "Unit",
+    "binary_reader",
     "decode_line",
     "decode_unit",
     "expand_paths",
