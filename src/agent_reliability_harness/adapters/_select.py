@@ -107,7 +107,10 @@ def explicit(adapter: Adapter, value: Any, name_hint: str, rivals: list[Adapter]
     they share: docs/adapters.md); otherwise it is refused, naming the format it looks
     like. Without rivals, a document of plain messages is the user's to name."""
     if adapter.owns(value):
-        return checked(adapter, adapter.convert(value, name_hint))
+        try:
+            return checked(adapter, adapter.convert(value, name_hint))
+        except AdapterError as exc:
+            raise _pointed(exc, rivals, value, name_hint) from None
     if not rivals:
         try:
             traces = adapter.convert(value, name_hint)
@@ -122,6 +125,8 @@ def explicit(adapter: Adapter, value: Any, name_hint: str, rivals: list[Adapter]
     try:
         ours: list[Any] | None = checked(adapter, adapter.convert(value, name_hint))
     except AdapterError:
+        if theirs is None:  # no format reads it: what is wrong with it, as this one sees it
+            raise
         ours = None
     if ours is not None and (theirs is None or _reading(ours, True) == _reading(theirs, True)):
         return ours
@@ -130,6 +135,19 @@ def explicit(adapter: Adapter, value: Any, name_hint: str, rivals: list[Adapter]
         f"{_not(adapter)}: no {adapter.name} marker found, and it looks like {looks}; "
         f"pass --format {names[0]}"
     )
+
+
+def _pointed(exc: AdapterError, rivals: list[Adapter], value: Any, name_hint: str) -> AdapterError:
+    """A refusal of a document that carries the format's markers, pointing to the format
+    that reads it (an OpenInference export under `--format otel-genai`), if one does."""
+    try:
+        theirs = select(rivals, value, name_hint) if rivals else []
+    except AdapterError:
+        theirs = []
+    names = _sources(theirs)
+    if not names:
+        return exc
+    return AdapterError(f"{exc}; it looks like {names[0]}; pass --format {names[0]}")
 
 
 def _not(adapter: Adapter) -> str:
