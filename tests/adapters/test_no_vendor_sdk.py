@@ -1,6 +1,7 @@
 """The core reads plain JSON: no module under src/ imports a vendor SDK or framework, and
 `arh --version` / `arh validate` load none of them. The one exception is the optional `otlp`
-extra (protobuf decoding), imported lazily by adapters/otlp_proto.py when a `.pb` is read."""
+extra (protobuf decoding), imported lazily by adapters/otlp_proto.py when a `.pb` is read,
+and the `inspect` extra (zstandard), imported by adapters/inspect_zip.py for a zstd member."""
 
 from __future__ import annotations
 
@@ -28,9 +29,10 @@ VENDORS = {
     "langfuse",
     "openinference",
     "mcp",
+    "zstandard",
 }
 # Optional extras: module -> the vendor packages it may import inside a function.
-LAZY = {"otlp_proto.py": {"google", "opentelemetry"}}
+LAZY = {"otlp_proto.py": {"google", "opentelemetry"}, "inspect_zip.py": {"zstandard"}}
 
 
 def _imports(tree: ast.AST) -> list[tuple[str, bool]]:
