@@ -17,6 +17,8 @@ import pytest
 from agent_reliability_harness.adapters import FILE_READERS, WALK_SUFFIXES, inspect_zip
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
+from agent_reliability_harness.inputs import iter_documents
+from agent_reliability_harness.io import Document, Failure
 from agent_reliability_harness.version import DISTRIBUTION
 
 HERE = Path(__file__).resolve().parent
@@ -106,3 +108,13 @@ def test_a_truncated_binary_file_is_an_input_error_and_the_others_are_judged(
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     judged = {Path(r["source_path"]).name for r in report["reports"]}
     assert judged == {p.name for p in BINARY if p != path}
+
+
+def test_iter_documents_reads_binary_files_with_the_readers(tmp_path: Path) -> None:
+    root = _tree(tmp_path)
+    (plain,) = iter_documents([str(root)])  # their suffixes are walked when asked for
+    assert isinstance(plain, Failure) and "no *.json or *.jsonl files" in plain.message
+    found = list(iter_documents([str(root)], suffixes=WALK_SUFFIXES, readers=FILE_READERS))
+    assert all(isinstance(d, Document) for d in found)
+    by_file = {Path(d.source_path).name for d in found}
+    assert by_file == {p.name for p in BINARY}
