@@ -2,7 +2,7 @@
 binary OTLP and Inspect archives) under every other explicit `--format` is an input error
 that names the fixture's own format, never a trace to judge; `validate` over the whole
 fixture tree accounts for every file, judged or refused (docs/adapters.md, "Coverage and
-refusal")."""
+refusal"); the page's per-format coverage table is current."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import coverage_table
 import pytest
 
 from agent_reliability_harness.adapters import BY_NAME
@@ -101,3 +102,8 @@ def test_validate_over_every_fixture_judges_only_its_format(tmp_path: Path, fmt:
     assert refused == every - own
     assert report["summary"]["total_traces"] == len(report["reports"])
     assert report["reports"] or fmt == "arh"  # no canonical trace among the fixtures
+
+
+def test_the_coverage_table_in_the_docs_is_current() -> None:
+    page = (HERE.parents[1] / "docs" / "adapters.md").read_text("utf-8")
+    assert coverage_table.markdown() in page, "python tests/adapters/coverage_table.py"
