@@ -87,9 +87,16 @@ for _adapter in ADAPTERS:
     if _adapter.read_file is not None:
         for _suffix in _adapter.suffixes:
             FILE_READERS.setdefault(_suffix, _adapter.read_file)
-WALK_SUFFIXES: tuple[str, ...] = tuple(
-    dict.fromkeys((*TRACE_SUFFIXES, *(x for a in ADAPTERS for x in a.suffixes)))
-)
+
+
+def walk_suffixes() -> tuple[str, ...]:
+    """The file suffixes a directory walk picks up: `.json`, `.jsonl` and every suffix the
+    registered adapters declare (read from ADAPTERS when asked, so an adapter registered
+    later is walked too)."""
+    return tuple(dict.fromkeys((*TRACE_SUFFIXES, *(x for a in ADAPTERS for x in a.suffixes))))
+
+
+WALK_SUFFIXES: tuple[str, ...] = walk_suffixes()
 AUTO = "auto"
 FORMAT_CHOICES: tuple[str, ...] = (AUTO, *BY_NAME)
 # Formats recognised by the envelope their tool writes around the messages: a document
@@ -326,4 +333,5 @@ __all__ = [
     "export_kind",
     "merge_exports",
     "to_canonical",
+    "walk_suffixes",
 ]

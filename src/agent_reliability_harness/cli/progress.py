@@ -44,10 +44,10 @@ class Progress:
         shown = wanted and bool(isatty and isatty())
         if not shown:
             return cls(stream, None, False)
-        from ..adapters import WALK_SUFFIXES  # noqa: PLC0415
+        from ..adapters import walk_suffixes  # noqa: PLC0415
         from ..inputs import total_bytes  # noqa: PLC0415
 
-        return cls(stream, total_bytes(paths, WALK_SUFFIXES), True)
+        return cls(stream, total_bytes(paths, walk_suffixes()), True)
 
     def update(self, traces: int, size: int) -> None:
         self.traces += traces

@@ -56,7 +56,7 @@ def input_units(
     paths: Iterable[str], options: RunOptions, stdin: Any = None, ranges: bool = False
 ) -> Iterable[Unit]:
     """The units of the inputs, as the executor's workers read them."""
-    entries: list[Entry | Failure] = expand_paths(paths, adapters.WALK_SUFFIXES)
+    entries: list[Entry | Failure] = expand_paths(paths, adapters.walk_suffixes())
     if options.allow_empty:
         entries = [e for e in entries if not _empty_directory(e)]
     return iter_units(
