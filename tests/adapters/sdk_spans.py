@@ -122,10 +122,13 @@ def openai_agents(s: Scenario) -> dict[str, Any]:
 # --- OpenTelemetry GenAI (OTLP/JSON) -------------------------------------------------
 
 
-def otel_genai(s: Scenario, tool_spans: bool = True, console: bool = False) -> Any:
+def otel_genai(
+    s: Scenario, tool_spans: bool = True, console: bool = False, proto: bool = False
+) -> Any:
     """Without `tool_spans`, calls and results are known only from the chat spans'
     gen_ai.output.messages / gen_ai.input.messages (as chat-only instrumentations record).
-    With `console`, the spans as the SDK's ConsoleSpanExporter writes them (to_json)."""
+    With `console`, the spans as the SDK's ConsoleSpanExporter writes them (to_json); with
+    `proto`, the ExportTraceServiceRequest message itself (for binary fixtures)."""
     from google.protobuf.json_format import MessageToDict
     from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
     from opentelemetry.sdk.resources import Resource
@@ -238,6 +241,8 @@ def otel_genai(s: Scenario, tool_spans: bool = True, console: bool = False) -> A
             )
     if console:
         return [json.loads(span.to_json()) for span in spans]
+    if proto:
+        return encode_spans(spans)
     request = MessageToDict(encode_spans(spans), use_integers_for_enums=True)
     return hex_ids(request)
 

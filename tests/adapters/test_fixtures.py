@@ -91,6 +91,7 @@ def test_fixtures_are_current() -> None:
             pytest.fail(f"SDKs missing in CI: {missing}; install the test-adapters extra")
         pytest.skip(f"SDKs not installed: {missing}")
     built = make_fixtures.build_all()
+    # The formats of this generator only (make_sdk_fixtures.py owns the others).
     on_disk = {
         str(p.relative_to(HERE)): p.read_text(encoding="utf-8")
         for folder in ("fixtures", "expected")

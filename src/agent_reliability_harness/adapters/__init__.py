@@ -6,11 +6,12 @@ match wins, so more specific formats come first (see docs/adapters.md).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from ..errors import AdapterError
+from ..io import TRACE_SUFFIXES
 from . import (
     _select,
     anthropic_messages,
@@ -20,10 +21,16 @@ from . import (
     cohere_chat,
     gemini_cli,
     google_genai,
+    inspect_log,
+    langchain,
+    langfuse,
+    mcp_session,
     openai_agents,
     openai_chat,
     openai_responses,
+    openinference,
     otel_genai,
+    pydantic_ai,
     swe_agent,
     tau_bench,
 )
@@ -47,8 +54,24 @@ ADAPTERS: tuple[Adapter, ...] = (
     gemini_cli.ADAPTER,
     swe_agent.ADAPTER,
     tau_bench.ADAPTER,
+    # OpenInference spans are OTLP exports too: recognised by `openinference.span.kind`
+    # before otel-genai claims any `resourceSpans` document.
+    openinference.ADAPTER,
     otel_genai.ADAPTER,
     openai_agents.ADAPTER,
+    # An Inspect eval log is one object with `eval` and `samples`, whose messages look
+    # like OpenAI Chat (`role: "tool"`): tried before every message format.
+    inspect_log.ADAPTER,
+    # LangChain messages are typed `human`/`ai`/`tool` (no `role`), but an AI message's
+    # content may hold Anthropic `tool_use` blocks: tried before anthropic-messages.
+    langchain.ADAPTER,
+    # Langfuse observations are typed in capitals (GENERATION, SPAN, TOOL...) with startTime.
+    langfuse.ADAPTER,
+    # JSON-RPC 2.0 (`jsonrpc: "2.0"`) is no other format's marker.
+    mcp_session.ADAPTER,
+    # Pydantic AI messages have `parts` like Gemini contents, and are recognised by what
+    # Gemini never writes (`kind` request/response, `part_kind`), so they come first.
+    pydantic_ai.ADAPTER,
     google_genai.ADAPTER,
     anthropic_messages.ADAPTER,
     openai_responses.ADAPTER,
@@ -56,6 +79,24 @@ ADAPTERS: tuple[Adapter, ...] = (
     openai_chat.ADAPTER,
 )
 BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
+# Binary container formats: file suffix -> the reader that decodes such a file into
+# documents (the first adapter declaring a suffix owns it; otel-genai and openinference
+# share one protobuf reader). Directory walks pick up every declared suffix.
+FILE_READERS: dict[str, Callable[[bytes], list[Any]]] = {}
+for _adapter in ADAPTERS:
+    if _adapter.read_file is not None:
+        for _suffix in _adapter.suffixes:
+            FILE_READERS.setdefault(_suffix, _adapter.read_file)
+
+
+def walk_suffixes() -> tuple[str, ...]:
+    """The file suffixes a directory walk picks up: `.json`, `.jsonl` and every suffix the
+    registered adapters declare (read from ADAPTERS when asked, so an adapter registered
+    later is walked too)."""
+    return tuple(dict.fromkeys((*TRACE_SUFFIXES, *(x for a in ADAPTERS for x in a.suffixes))))
+
+
+WALK_SUFFIXES: tuple[str, ...] = walk_suffixes()
 AUTO = "auto"
 FORMAT_CHOICES: tuple[str, ...] = (AUTO, *BY_NAME)
 # Formats recognised by the envelope their tool writes around the messages: a document
@@ -67,6 +108,17 @@ ENVELOPES: tuple[Adapter, ...] = (
     gemini_cli.ADAPTER,
     swe_agent.ADAPTER,
     tau_bench.ADAPTER,
+    # Formats whose markers no other format writes: Cohere's tool_plan, document tool
+    # content, billed_units (what OpenAI never sends), Inspect's `eval` + `samples`,
+    # LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run types,
+    # Langfuse's capitalised observation types, JSON-RPC 2.0, Pydantic AI's `part_kind`.
+    # (Not openinference: otel-genai claims every OTLP export too, and coverage decides.)
+    cohere_chat.ADAPTER,
+    inspect_log.ADAPTER,
+    langchain.ADAPTER,
+    langfuse.ADAPTER,
+    mcp_session.ADAPTER,
+    pydantic_ai.ADAPTER,
 )
 
 
@@ -145,11 +197,26 @@ def to_canonical(
             raise AdapterError(
                 f"unknown format '{fmt}'; expected one of: " + ", ".join(FORMAT_CHOICES)
             )
-        owner = None if adapter is canonical.ADAPTER else envelope_of(value)
-        if owner is not None and owner is not adapter:
-            raise _select.foreign(adapter, owner)
-        traces = checked(adapter, adapter.convert(value, name_hint))
+        traces = _explicit(adapter, value, name_hint)
     return _relabel(traces, identity) if identity else traces
+
+
+def _explicit(adapter: Adapter, value: Any, name_hint: str) -> list[Any]:
+    """The traces of a document under an explicit `--format`: refused when another format's
+    envelope holds it, or when it lacks the format's markers and reads otherwise than as
+    the formats that claim it (see _select.explicit)."""
+    if adapter is canonical.ADAPTER:
+        return canonical.explicit(value, name_hint, _looks_like)
+    owner = envelope_of(value)
+    if owner is not None and owner is not adapter:
+        raise _select.foreign(adapter, owner)
+    rivals = [a for a in ADAPTERS[1:] if a is not adapter and a.detect(value)]
+    return _select.explicit(adapter, value, name_hint, rivals)
+
+
+def _looks_like(value: Any) -> list[Adapter]:
+    owner = envelope_of(value)
+    return [owner] if owner is not None else claimants(value)
 
 
 def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:
@@ -253,7 +320,9 @@ __all__ = [
     "AUTO",
     "BY_NAME",
     "ENVELOPES",
+    "FILE_READERS",
     "FORMAT_CHOICES",
+    "WALK_SUFFIXES",
     "Adapter",
     "Identity",
     "checked",
@@ -264,4 +333,5 @@ __all__ = [
     "export_kind",
     "merge_exports",
     "to_canonical",
+    "walk_suffixes",
 ]

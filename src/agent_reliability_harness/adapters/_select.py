@@ -7,6 +7,7 @@ An explicit format that maps no step, or fewer items than it had to note, is ref
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 from dataclasses import dataclass
@@ -95,16 +96,75 @@ def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:
         return []
     why = found.refusal()
     if why is not None:
-        raise AdapterError(f"not {_article(adapter.name)} {adapter.name} transcript: {why}")
+        raise AdapterError(f"{_not(adapter)}: {why}")
     return _with_content(traces)
+
+
+def explicit(adapter: Adapter, value: Any, name_hint: str, rivals: list[Adapter]) -> list[Any]:
+    """The traces of an explicitly chosen format (`checked`). A document that carries none
+    of the format's own markers (`Adapter.owns`) while other formats claim it (`rivals`)
+    is read only when the format reads it exactly as the best of them does (a wire shape
+    they share: docs/adapters.md); otherwise it is refused, naming the format it looks
+    like. Without rivals, a document of plain messages is the user's to name."""
+    if adapter.owns(value):
+        try:
+            return checked(adapter, adapter.convert(value, name_hint))
+        except AdapterError as exc:
+            raise _pointed(exc, rivals, value, name_hint) from None
+    if not rivals:
+        try:
+            traces = adapter.convert(value, name_hint)
+        except AdapterError as exc:  # nothing in it says it is this format
+            raise AdapterError(f"{_not(adapter)}: {exc}") from None
+        return checked(adapter, traces)
+    names = [a.name for a in rivals]
+    theirs: list[Any] | None = None
+    with contextlib.suppress(AdapterError):
+        theirs = select(rivals, value, name_hint)
+        names = _sources(theirs) or names
+    try:
+        ours: list[Any] | None = checked(adapter, adapter.convert(value, name_hint))
+    except AdapterError:
+        if theirs is None:  # no format reads it: what is wrong with it, as this one sees it
+            raise
+        ours = None
+    if ours is not None and (theirs is None or _reading(ours, True) == _reading(theirs, True)):
+        return ours
+    looks = names[0] if len(names) == 1 else "one of " + ", ".join(names)
+    raise AdapterError(
+        f"{_not(adapter)}: no {adapter.name} marker found, and it looks like {looks}; "
+        f"pass --format {names[0]}"
+    )
+
+
+def _pointed(exc: AdapterError, rivals: list[Adapter], value: Any, name_hint: str) -> AdapterError:
+    """A refusal of a document that carries the format's markers, pointing to the format
+    that reads it (an OpenInference export under `--format otel-genai`), if one does."""
+    try:
+        theirs = select(rivals, value, name_hint) if rivals else []
+    except AdapterError:
+        theirs = []
+    names = _sources(theirs)
+    if not names:
+        return exc
+    return AdapterError(f"{exc}; it looks like {names[0]}; pass --format {names[0]}")
+
+
+def _not(adapter: Adapter) -> str:
+    return f"not {_article(adapter.name)} {adapter.name} transcript"
+
+
+def _sources(traces: list[Any]) -> list[str]:
+    found = (t.get("source") for t in traces if isinstance(t, dict))
+    return list(dict.fromkeys(s for s in found if isinstance(s, str)))
 
 
 def foreign(adapter: Adapter, owner: Adapter) -> AdapterError:
     """An explicit format given a document in another format's envelope (a tau-bench
     results file, a SWE-agent trajectory, a session's lines): it would half-read it."""
     return AdapterError(
-        f"not {_article(adapter.name)} {adapter.name} transcript: it is a {owner.name} "
-        f"document; pass --format {owner.name}"
+        f"{_not(adapter)}: it is {_article(owner.name)} {owner.name} document; "
+        f"pass --format {owner.name}"
     )
 
 
@@ -182,13 +242,25 @@ def select(claimants: list[Adapter], value: Any, name_hint: str) -> list[Any]:
     return _with_content(best.traces)
 
 
-def _reading(traces: list[Any]) -> list[Any]:
+_JUDGED = ("type", "tool_name", "arguments", "text", "output", "status", "error")
+# What else a verdict reads: budgets, citations, trusted inputs, labels (a shared wire
+# shape must give all of them, not only the same steps).
+_MEASURED = ("input_tokens", "output_tokens", "latency_ms", "cost_usd", "citations")
+_TRACE_FIELDS = ("inputs", "task_id", "outcome")
+
+
+def _reading(traces: list[Any], whole: bool = False) -> list[Any]:
     """What the rules judge in converted traces: each step's kind, tool, arguments, text,
-    output and status (labels, citations and metadata aside)."""
-    keys = ("type", "tool_name", "arguments", "text", "output", "status", "error")
+    output and status (labels, citations and metadata aside); `whole`: also each step's
+    measures and the trace's inputs and labels."""
+    keys = (*_JUDGED, *_MEASURED) if whole else _JUDGED
     shape: list[Any] = []
     for trace in traces:
-        steps = trace.get("steps") if isinstance(trace, dict) else None
+        if not isinstance(trace, dict):
+            continue
+        if whole:
+            shape.append(json.dumps([trace.get(k) for k in _TRACE_FIELDS], sort_keys=True))
+        steps = trace.get("steps")
         for step in steps if isinstance(steps, list) else []:
             if isinstance(step, dict):
                 shape.append(json.dumps([step.get(k) for k in keys], sort_keys=True, default=str))
@@ -196,4 +268,4 @@ def _reading(traces: list[Any]) -> list[Any]:
 
 
 def _article(name: str) -> str:
-    return "an" if name[:1] in "aeiou" else "a"
+    return "an" if name[:1] in "aeiou" or name == "mcp" else "a"

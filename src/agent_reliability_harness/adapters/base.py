@@ -18,6 +18,16 @@ class Adapter:
     file as (line number, decoded value) pairs in order, consumed one at a time, and
     returns the traces the session holds. `suffixes` are file suffixes (".traj")
     that a directory walk picks up for this format besides *.json and *.jsonl.
+
+    Binary container formats (Inspect `.eval` zip archives, OTLP protobuf) also declare
+    `read_file`: it turns the bytes of a file whose suffix is in `suffixes` into the
+    decoded documents (JSON-shaped values) that `convert` and detection take, in place
+    of JSON decoding; it raises InputError (naming the problem) for bytes it cannot read.
+
+    `markers(value)` is what an explicit `--format` takes for the format's own markers
+    (default: `detect`): broader than `detect` where a shape is this format's only when
+    the user says so (a bare mini-swe-agent message list). A document without them that
+    other formats claim is read only as they read it (see `_select.explicit`).
     """
 
     name: str
@@ -27,3 +37,9 @@ class Adapter:
     detect_line: Callable[[Any], bool] | None = None
     convert_lines: Callable[[Iterable[tuple[int, Any]], str], list[Any]] | None = None
     suffixes: tuple[str, ...] = ()
+    read_file: Callable[[bytes], list[Any]] | None = None
+    markers: Callable[[Any], bool] | None = None
+
+    def owns(self, value: Any) -> bool:
+        """Whether the document carries this format's own markers (see `markers`)."""
+        return (self.markers or self.detect)(value)

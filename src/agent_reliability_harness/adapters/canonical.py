@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import AdapterError
@@ -29,6 +30,21 @@ def convert(value: Any, name_hint: str) -> list[Any]:
     if isinstance(value, dict):
         return [value]
     raise AdapterError(f"expected a trace object or an array of traces (got {type_name(value)})")
+
+
+def explicit(value: Any, name_hint: str, claimants: Callable[[Any], list[Adapter]]) -> list[Any]:
+    """`--format arh`: the traces as given (the parser says what is wrong with them), unless
+    no item has `steps`: then the document holds no canonical trace at all and is refused
+    as such, naming the transcript format it looks like."""
+    items = value if isinstance(value, list) else [value]
+    if items and not any(isinstance(v, dict) and "steps" in v for v in items[:1000]):
+        names = [a.name for a in claimants(value)]
+        why = 'not an arh transcript: no canonical trace (no "steps")'
+        if names:
+            looks = names[0] if len(names) == 1 else "one of " + ", ".join(names)
+            why += f", and it looks like {looks}; pass --format {names[0]}"
+        raise AdapterError(why)
+    return convert(value, name_hint)
 
 
 ADAPTER = Adapter(

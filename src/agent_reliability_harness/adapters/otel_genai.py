@@ -1,7 +1,9 @@
 """The "otel-genai" format: OTLP/JSON spans (resourceSpans -> scopeSpans -> spans) that follow
 the OpenTelemetry GenAI semantic conventions, pinned to revision v1.44.0.
 
-One canonical trace per traceId; spans map in start-time order.
+One canonical trace per traceId; spans map in start-time order. The spans are read by
+_otlp (shared with openinference): OTLP/JSON, protobuf's printing, console-exporter spans
+and binary OTLP (otlp_proto); this module interprets the GenAI attributes.
 """
 
 from __future__ import annotations
@@ -10,21 +12,21 @@ from typing import Any
 
 from ..errors import InputError
 from ..io import decode_json
-from ._common import TraceBuilder, arr, fail, obj, opt_count, opt_list, opt_str
+from . import _otlp, otlp_proto
+from ._common import TraceBuilder, opt_count
 from ._otel_legacy import (
     event_attributes,
     legacy_completion,
     legacy_prompts,
     legacy_tool_results,
 )
-from ._otel_shapes import attributes_of, console_spans, hex_id, resource_spans, to_otlp
+from ._otel_shapes import attributes_of, console_spans, resource_spans
 from .base import Adapter
 
 NAME = "otel-genai"
 SEMCONV_VERSION = "1.44.0"
 _MODEL_OPS = ("chat", "generate_content", "text_completion", "embeddings")
 _AGENT_OPS = ("invoke_agent", "create_agent")
-_STATUS_ERROR = (2, "STATUS_CODE_ERROR")
 
 
 def detect(value: Any) -> bool:
@@ -33,47 +35,15 @@ def detect(value: Any) -> bool:
     array) with GenAI attributes."""
     if resource_spans(value) is not None:
         return True
-    spans = console_spans(value)
-    return spans is not None and any(
-        any(str(k).startswith("gen_ai.") for k in s.get("attributes") or {}) for s in spans[:1000]
+    return console_spans(value) is not None and any(
+        key.startswith("gen_ai.") for key in _otlp.attribute_keys(value)
     )
 
 
 def convert(value: Any, name_hint: str) -> list[Any]:
-    grouped: dict[str, list[tuple[str, dict[str, Any], dict[str, Any]]]] = {}
-    console = console_spans(value)
-    for at, span, resource in _console(console) if console is not None else _otlp(value):
-        trace_id = hex_id(opt_str(span, "traceId", at), 16) or ""
-        grouped.setdefault(trace_id, []).append((at, span, resource))
-    multi = len(grouped) > 1
-    return [
-        _trace(key, spans, f"{name_hint}-{i}" if multi else name_hint)
-        for i, (key, spans) in enumerate(grouped.items(), start=1)
-    ]
-
-
-def _console(spans: list[Any]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    found = []
-    for n, span in enumerate(spans):
-        converted, resource = to_otlp(span)
-        found.append((f"[{n}]" if len(spans) > 1 or n else "$", converted, resource))
-    return found
-
-
-def _otlp(value: Any) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    obj(value, "$")
-    found: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
-    for r, raw_rs in enumerate(arr(resource_spans(value), "resourceSpans")):
-        at_r = f"resourceSpans[{r}]"
-        group = obj(raw_rs, at_r)
-        holder = group.get("resource")
-        resource = attributes_of(holder.get("attributes") if isinstance(holder, dict) else None)
-        for s, scope in enumerate(opt_list(group, "scopeSpans", at_r)):
-            at_s = f"{at_r}.scopeSpans[{s}]"
-            for n, raw in enumerate(opt_list(obj(scope, at_s), "spans", at_s)):
-                at = f"{at_s}.spans[{n}]"
-                found.append((at, obj(raw, at), resource))
-    return found
+    grouped = _otlp.spans_by_trace(value)
+    pairs = zip(grouped.items(), _otlp.hints(grouped, name_hint), strict=True)
+    return [_trace(key, spans, hint) for (key, spans), hint in pairs]
 
 
 def _span_attributes(span: dict[str, Any]) -> dict[str, Any]:
@@ -84,38 +54,20 @@ def _span_attributes(span: dict[str, Any]) -> dict[str, Any]:
     return {**details, **own} if details else own
 
 
-def _nanos(span: dict[str, Any], key: str, at: str) -> int | None:
-    raw = span.get(key)
-    if raw is None:
-        return None
-    digits = isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) <= 20
-    if not digits and (isinstance(raw, bool) or not isinstance(raw, int)):
-        raise fail(f"{at}.{key}", f"expected nanoseconds since the epoch (got {raw!r:.40})")
-    value = int(raw)
-    if not 0 <= value < 2**64:
-        raise fail(f"{at}.{key}", "expected nanoseconds in the unsigned 64-bit range")
-    return value
-
-
-def _trace(
-    key: str, spans: list[tuple[str, dict[str, Any], dict[str, Any]]], hint: str
-) -> dict[str, Any]:
+def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
     b = TraceBuilder(NAME, hint, trace_id=key or None)
     b.metadata["semconv"] = SEMCONV_VERSION
-    timed = [
-        (_nanos(s, "startTimeUnixNano", at) or 0, i, at, s, _span_attributes(s), res)
-        for i, (at, s, res) in enumerate(spans)
-    ]
+    timed = _otlp.ordered(spans, _span_attributes)
     # Tool calls that have their own execute_tool span are mapped from it; calls found only
     # in a model span's output messages are mapped from the messages.
     executed: set[str] = set()
-    for t in timed:
-        call_id = t[4].get("gen_ai.tool.call.id")
-        if t[4].get("gen_ai.operation.name") == "execute_tool" and isinstance(call_id, str):
+    for _, _, attrs, _ in timed:
+        call_id = attrs.get("gen_ai.tool.call.id")
+        if attrs.get("gen_ai.operation.name") == "execute_tool" and isinstance(call_id, str):
             executed.add(call_id)
     answered: set[str] = set()
     tool_steps: dict[str, int] = {}  # call id -> step of its execute_tool span
-    for _, _, at, span, attrs, resource in sorted(timed, key=lambda t: (t[0], t[1])):
+    for at, span, attrs, resource in timed:
         if "service.name" in resource and "service" not in b.metadata:
             b.metadata["service"] = resource["service.name"]
         op = _operation(attrs)
@@ -156,17 +108,10 @@ def _operation(attrs: dict[str, Any]) -> Any:
     return op
 
 
-def _latency(span: dict[str, Any], at: str) -> float | None:
-    start, end = _nanos(span, "startTimeUnixNano", at), _nanos(span, "endTimeUnixNano", at)
-    if start is None or end is None or end < start or start == 0:
-        return None
-    return (end - start) / 1_000_000
-
-
 def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str) -> int:
     call_id = attrs.get("gen_ai.tool.call.id")
     if not isinstance(call_id, str) or not call_id:
-        call_id = hex_id(opt_str(span, "spanId", at), 8)
+        call_id = _otlp.span_id(span, at)
     name = attrs.get("gen_ai.tool.name")
     index = b.call(
         call_id,
@@ -174,15 +119,11 @@ def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str)
         attrs.get("gen_ai.tool.call.arguments"),
         f"{at}.attributes[gen_ai.tool.call.arguments]",
     )
-    raw_status = span.get("status")
-    status: dict[str, Any] = raw_status if isinstance(raw_status, dict) else {}
     error: str | None = None
-    if status.get("code") in _STATUS_ERROR:
-        message = status.get("message")
-        error_type = attrs.get("error.type")
-        error = message if isinstance(message, str) and message else str(error_type or "error")
+    if _otlp.is_error(span):
+        error = _otlp.status_message(span) or str(attrs.get("error.type") or "error")
     b.settle(index, attrs.get("gen_ai.tool.call.result"), error=error, is_error=error is not None)
-    b.measure(index, latency_ms=_latency(span, at))
+    b.measure(index, latency_ms=_otlp.latency(span, at))
     return index
 
 
@@ -230,7 +171,7 @@ def _model(
         b.call(call_id, name, part.get("arguments"), f"{part_at}.arguments", **meta)
     where = f"{at}.attributes"
     b.tokens(start, *_usage(attrs, where), at)
-    b.measure(start, latency_ms=_latency(span, at))
+    b.measure(start, latency_ms=_otlp.latency(span, at))
 
 
 def _usage(attrs: dict[str, Any], at: str) -> tuple[int | None, int | None]:
@@ -344,4 +285,6 @@ ADAPTER = Adapter(
     description=f"OpenTelemetry GenAI spans as OTLP/JSON (semantic conventions v{SEMCONV_VERSION})",
     detect=detect,
     convert=convert,
+    suffixes=otlp_proto.SUFFIXES,
+    read_file=otlp_proto.read,
 )

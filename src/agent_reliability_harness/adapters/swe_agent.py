@@ -259,4 +259,5 @@ ADAPTER = Adapter(
     detect=detect,
     convert=convert,
     suffixes=(".traj",),
+    markers=lambda value: detect(value) or _bare_messages(value),
 )

@@ -44,9 +44,10 @@ class Progress:
         shown = wanted and bool(isatty and isatty())
         if not shown:
             return cls(stream, None, False)
+        from ..adapters import walk_suffixes  # noqa: PLC0415
         from ..inputs import total_bytes  # noqa: PLC0415
 
-        return cls(stream, total_bytes(paths), True)
+        return cls(stream, total_bytes(paths, walk_suffixes()), True)
 
     def update(self, traces: int, size: int) -> None:
         self.traces += traces

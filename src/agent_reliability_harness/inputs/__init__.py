@@ -3,18 +3,20 @@ documents, local or behind a URL (remote.py). Nothing here knows what a trace is
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from ..io import Document, Failure
 from .remote import RemoteFile, is_url
 from .units import (
     Claims,
+    FileReaders,
     Joined,
     LineRange,
     RawUnit,
     SessionFile,
     Unit,
+    binary_reader,
     decode_line,
     decode_unit,
     iter_units,
@@ -36,11 +38,17 @@ from .walk import (
 
 
 def iter_documents(
-    paths: Iterable[str], stdin: Any = None, keep_text: bool = False
+    paths: Iterable[str],
+    stdin: Any = None,
+    keep_text: bool = False,
+    suffixes: Sequence[str] = (),
+    readers: FileReaders | None = None,
 ) -> Iterator[Document | Failure]:
     """Every JSON document of the given inputs, in order; failures in place of bad ones.
-    (Session files are not singled out here: each of their lines is a document.)"""
-    for unit in iter_units(expand_paths(paths), stdin):
+    (Session files are not singled out here: each of their lines is a document.)
+    Directories are walked for `suffixes` too, and files with a suffix of `readers` are
+    decoded by it (the adapters' `WALK_SUFFIXES` and `FILE_READERS`)."""
+    for unit in iter_units(expand_paths(paths, suffixes), stdin):
         if isinstance(unit, Failure):
             yield unit
             continue
@@ -49,12 +57,13 @@ def iter_documents(
             if isinstance(part, Failure):
                 yield part
             elif isinstance(part, RawUnit):
-                yield from decode_unit(part, keep_text)
+                yield from decode_unit(part, keep_text, readers)
 
 
 __all__ = [
     "Claims",
     "Entry",
+    "FileReaders",
     "Joined",
     "LineRange",
     "Location",
@@ -62,6 +71,7 @@ __all__ = [
     "RemoteFile",
     "SessionFile",
     "Unit",
+    "binary_reader",
     "decode_line",
     "decode_unit",
     "expand_paths",

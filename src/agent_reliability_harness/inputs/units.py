@@ -4,7 +4,7 @@ range of JSONL lines, a session file), read by whoever processes them, in input 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -84,6 +84,16 @@ Unit = RawUnit | LineRange | SessionFile | Failure
 Joined = Callable[[bytes, bytes], bool]
 # Whether the first non-blank line of a JSONL file makes it a session file.
 Claims = Callable[[bytes], bool]
+# The binary-input hook: file suffix -> the reader that turns such a file's bytes into its
+# decoded documents (an Inspect `.eval` zip, OTLP protobuf), raising InputError for bytes
+# it cannot read. The registry is the adapters' (`adapters.FILE_READERS`); inputs knows
+# no format.
+FileReaders = Mapping[str, Callable[[bytes], list[Any]]]
+
+
+def binary_reader(readers: FileReaders | None, name: str) -> Callable[[bytes], list[Any]] | None:
+    """The reader of a file named `name` (a binary format's suffix), or None: JSON."""
+    return readers.get(suffix(name)) if readers else None
 
 
 def open_binary(path: Location) -> BinaryIO:
@@ -322,9 +332,12 @@ def _name(item: Entry | Failure) -> str:
     return item.source_path if isinstance(item, Failure) else item.name
 
 
-def decode_unit(unit: RawUnit, keep_text: bool = False) -> list[Document | Failure]:
+def decode_unit(
+    unit: RawUnit, keep_text: bool = False, readers: FileReaders | None = None
+) -> list[Document | Failure]:
     """Decode one unit into its documents; a Failure (with the JSONL line, if any) for each
-    part that is not valid JSON."""
+    part that is not valid JSON. A whole file whose suffix has one of `readers` is decoded
+    by it instead (never from standard input, which has no name to tell)."""
     name = unit.source_path
     data = unit.data
     if data is None:
@@ -335,6 +348,12 @@ def decode_unit(unit: RawUnit, keep_text: bool = False) -> list[Document | Failu
             return [_cannot_read(name, exc)]
     if unit.line is not None:
         return [decode_line(name, unit.line, data, keep_text)]
+    reader = binary_reader(readers, name) if unit.path is not None else None
+    if reader is not None:
+        try:
+            return [Document(name, value) for value in reader(data)]
+        except InputError as exc:
+            return [Failure(name, str(exc))]
     try:
         return [read_document(data, name, keep_text)]
     except InputError as exc:

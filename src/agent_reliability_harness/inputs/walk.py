@@ -165,10 +165,11 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def total_bytes(paths: Iterable[str]) -> int | None:
-    """The inputs' size for a progress bar; None when standard input or a URL is read."""
+def total_bytes(paths: Iterable[str], suffixes: Sequence[str] = ()) -> int | None:
+    """The inputs' size for a progress bar (directories walked as `expand_paths` walks
+    them); None when standard input or a URL is read."""
     total = 0
-    for item in expand_paths(paths):
+    for item in expand_paths(paths, suffixes):
         if isinstance(item, Failure):
             continue
         if not isinstance(item.path, str):

@@ -22,6 +22,7 @@ from ..inputs import (
     RawUnit,
     SessionFile,
     Unit,
+    binary_reader,
     decode_line,
     decode_unit,
     read_line_range,
@@ -169,7 +170,7 @@ def unit_documents(units: Iterable[Unit]) -> Iterator[Hinted | InputFailure | Se
                 if isinstance(part, Failure):
                     yield InputFailure(part.source_path, part.message, line=part.line)
                     continue
-                for document in decode_unit(part):
+                for document in decode_unit(part, readers=adapters.FILE_READERS):
                     if isinstance(document, Failure):
                         yield InputFailure(
                             document.source_path, document.message, line=document.line
@@ -226,7 +227,8 @@ class Reader:
         data, line = unit.data, unit.line
         assert data is not None and line is not None
         self.size += len(data)
-        if self.direct:
+        binary = unit.path is not None and _binary(unit.source_path)
+        if self.direct and not binary:
             trace = decode_trace_json(data)
             if trace is not None:
                 return Loaded(trace, unit.source_path, line, line=line)
@@ -239,8 +241,9 @@ class Reader:
         data, path = unit.data, unit.path
         if data is None:
             assert path is not None
+            binary = _binary(unit.source_path)
             try:
-                if self.stream_big and isinstance(path, str):
+                if self.stream_big and isinstance(path, str) and not binary:
                     data = read_small(path, STREAM_MIN_BYTES)
                     if data is None:
                         yield BigFile(unit)
@@ -258,7 +261,8 @@ class Reader:
 
     def _whole_pieces(self, unit: RawUnit, data: bytes) -> Iterator[Any]:
         self.size += len(data)
-        if self.direct:
+        binary = unit.path is not None and _binary(unit.source_path)
+        if self.direct and not binary:
             trace = decode_trace_json(data)
             if trace is not None:
                 line = start_line(data)
@@ -267,7 +271,7 @@ class Reader:
                 return
         whole = RawUnit(unit.source_path, data, path=unit.path)
         del data
-        for document in decode_unit(whole, self.with_positions):
+        for document in decode_unit(whole, self.with_positions, adapters.FILE_READERS):
             if isinstance(document, Failure):
                 yield InputFailure(document.source_path, document.message, line=document.line)
             else:
@@ -366,6 +370,11 @@ class Reader:
                 yield number, decode_json_bytes(raw)
             except InputError as exc:
                 failures.append(InputFailure(unit.source_path, str(exc), line=number))
+
+
+def _binary(name: str) -> bool:
+    """A file of a binary format (read whole by its reader: never streamed as JSON)."""
+    return binary_reader(adapters.FILE_READERS, name) is not None
 
 
 def _chain(first: tuple[int, Any], rest: Iterator[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:

@@ -56,8 +56,7 @@ def input_units(
     paths: Iterable[str], options: RunOptions, stdin: Any = None, ranges: bool = False
 ) -> Iterable[Unit]:
     """The units of the inputs, as the executor's workers read them."""
-    suffixes = tuple(s for a in adapters.ADAPTERS for s in a.suffixes)
-    entries: list[Entry | Failure] = expand_paths(paths, suffixes)
+    entries: list[Entry | Failure] = expand_paths(paths, adapters.walk_suffixes())
     if options.allow_empty:
         entries = [e for e in entries if not _empty_directory(e)]
     return iter_units(

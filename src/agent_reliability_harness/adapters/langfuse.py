@@ -1,0 +1,380 @@
+"""The "langfuse" format: Langfuse trace exports (a trace with its `observations`, as the UI
+export and `GET /api/public/traces/{id}` give it) and observation lists (`{"data": [...]}`
+of the observations API, or a bare array). One trace per Langfuse trace id; observations map
+in start order: GENERATION -> model step, TOOL / RETRIEVER -> tool call, structure skipped."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ..models.common import is_number
+from ._common import TraceBuilder, fail, first, obj, opt_count, opt_str
+from .base import Adapter
+
+NAME = "langfuse"
+TYPES = (
+    "GENERATION",
+    "SPAN",
+    "EVENT",
+    "TOOL",
+    "AGENT",
+    "CHAIN",
+    "RETRIEVER",
+    "EMBEDDING",
+    "EVALUATOR",
+    "GUARDRAIL",
+)
+_CALLS = ("TOOL", "RETRIEVER")
+_STRUCTURE = ("AGENT", "CHAIN", "SPAN")
+_ROLES = {"user": "user", "system": "system", "developer": "developer"}
+
+
+def _is_observation(item: Any) -> bool:
+    return (
+        isinstance(item, dict)
+        and item.get("type") in TYPES
+        and ("startTime" in item or "start_time" in item)
+        and "id" in item
+    )
+
+
+def _is_trace(item: Any) -> bool:
+    observations = item.get("observations") if isinstance(item, dict) else None
+    return isinstance(observations, list) and any(_is_observation(o) for o in observations[:1000])
+
+
+def _items(value: Any) -> list[Any] | None:
+    if isinstance(value, dict) and isinstance(value.get("data"), list):
+        return list(value["data"])
+    if isinstance(value, dict):
+        return [value]
+    return value if isinstance(value, list) else None
+
+
+def detect(value: Any) -> bool:
+    """Traces with `observations`, or observations (a typed `type` such as GENERATION with
+    `startTime`), bare or under `data`."""
+    items = _items(value)
+    return bool(items) and any(_is_trace(i) or _is_observation(i) for i in (items or [])[:1000])
+
+
+def convert(value: Any, name_hint: str) -> list[Any]:
+    items = _items(value)
+    if items is None:
+        raise fail("$", "expected a Langfuse trace, an array of traces or of observations")
+    where = "data" if isinstance(value, dict) and "data" in value else ""
+    heads: dict[str, dict[str, Any]] = {}
+    groups: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for index, raw in enumerate(items):
+        at = f"{where}[{index}]" if where or isinstance(value, list) else "$"
+        item = obj(raw, at)
+        if isinstance(item.get("observations"), list):
+            key = opt_str(item, "id", at) or ""
+            heads.setdefault(key, item)
+            group = groups.setdefault(key, [])
+            for n, observation in enumerate(item["observations"]):
+                group.append(
+                    (f"{at}.observations[{n}]", obj(observation, f"{at}.observations[{n}]"))
+                )
+        else:
+            key = opt_str(item, "traceId", at) or opt_str(item, "trace_id", at) or ""
+            groups.setdefault(key, []).append((at, item))
+    multi = len(groups) > 1
+    return [
+        _trace(key, heads.get(key, {}), group, f"{name_hint}-{n}" if multi else name_hint)
+        for n, (key, group) in enumerate(groups.items(), start=1)
+    ]
+
+
+def _start(item: dict[str, Any]) -> str:
+    value = first(item, "startTime", "start_time")
+    return value if isinstance(value, str) else ""
+
+
+def _trace(
+    key: str, head: dict[str, Any], observations: list[tuple[str, dict[str, Any]]], hint: str
+) -> dict[str, Any]:
+    b = TraceBuilder(NAME, hint, trace_id=key or None)
+    _head(b, head, observations)
+    ordered = [p for _, p in sorted(enumerate(observations), key=lambda p: (_start(p[1][1]), p[0]))]
+    parents = {_parent(o) for _, o in observations}
+    wrappers = _wrappers(observations)
+    for at, _ in observations:
+        if at in wrappers:
+            b.skip(at, "GENERATION wrapping another GENERATION (the same model call)")
+    ordered = [(at, item) for at, item in ordered if at not in wrappers]
+    claims = _claims(ordered)
+    answered = set(claims.values())
+    for at, item in ordered:
+        kind = item.get("type")
+        if kind == "GENERATION":
+            _inputs(b, item.get("input"), f"{at}.input", answered)
+            _generation(b, item, at, claims)
+        elif kind in _CALLS:
+            _call(b, item, at, claims.get(at))
+        elif kind in _STRUCTURE and (kind != "SPAN" or _id(item.get("id")) in parents - {None}):
+            if kind == "AGENT" and b.agent_name is None:
+                b.agent_name = opt_str(item, "name", at)
+            if item.get("level") == "ERROR":
+                b.note(at, f"{kind} observation recorded an error", _message(item))
+            elif kind == "AGENT":
+                b.mark(at)  # it names the agent
+            else:
+                b.skip(at, f"{kind} observation (structure)")
+        else:
+            b.note(at, f"{kind} observation is not a step", _summary(item))
+    return b.build()
+
+
+def _id(value: Any) -> str | None:
+    """An observation or call id (JSON may hold anything there)."""
+    return value if isinstance(value, str) else None
+
+
+def _parent(item: dict[str, Any]) -> str | None:
+    return _id(first(item, "parentObservationId", "parent_observation_id"))
+
+
+def _wrappers(observations: list[tuple[str, dict[str, Any]]]) -> set[str]:
+    """GENERATIONs with a GENERATION below them: a function observed as a generation
+    around the integration's generation of the same call. They repeat its messages and
+    usage; the innermost generation is the call."""
+    parents = {_id(o.get("id")): _parent(o) for _, o in observations}
+    generations = {_id(o.get("id")): at for at, o in observations if o.get("type") == "GENERATION"}
+    found: set[str] = set()
+    for own in generations:
+        seen = {own}
+        up = parents.get(own)
+        while up is not None and up not in seen:  # ids may repeat in a damaged export
+            seen.add(up)
+            if up in generations:
+                found.add(generations[up])
+            up = parents.get(up)
+    return found
+
+
+def _summary(item: dict[str, Any]) -> dict[str, Any]:
+    keys = ("name", "type", "level", "statusMessage", "input", "output")
+    return {k: item[k] for k in keys if item.get(k) is not None}
+
+
+def _message(item: dict[str, Any]) -> str:
+    message = first(item, "statusMessage", "status_message")
+    return message if isinstance(message, str) and message else "error"
+
+
+def _head(b: TraceBuilder, head: dict[str, Any], observations: list[Any]) -> None:
+    """Trace-level labels: name -> workflow, input -> trusted input, scores -> outcome."""
+    if head:
+        b.mark("$")  # the trace head: its labels and metadata
+    name = head.get("name")
+    if not isinstance(name, str):
+        names = [first(o, "traceName", "trace_name") for _, o in observations]
+        name = next((n for n in names if isinstance(n, str) and n), None)
+    b.workflow = name
+    for source, target in (("sessionId", "session_id"), ("userId", "user_id"), ("tags", "tags")):
+        if head.get(source):
+            b.metadata[target] = head[source]
+    if isinstance(head.get("input"), str):  # the first generation repeats it
+        b.input("user", head["input"], "input", once=True)
+    scores = head.get("scores")
+    named = (
+        [s for s in scores if isinstance(s, dict) and isinstance(s.get("name"), str)]
+        if isinstance(scores, list)
+        else []
+    )
+    if named:
+        outcome: dict[str, Any] = {"scores": {s["name"]: s.get("value") for s in named}}
+        only = named[0] if len(named) == 1 else None
+        if only is not None and only.get("dataType") == "BOOLEAN" and only.get("value") in (0, 1):
+            outcome["success"] = only["value"] == 1
+        elif (
+            only is not None and only.get("dataType") == "NUMERIC" and is_number(only.get("value"))
+        ):
+            outcome["reward"] = only["value"]
+        b.labels({"outcome": outcome})
+
+
+def _tool_calls(item: dict[str, Any]) -> list[dict[str, Any]]:
+    output = item.get("output")
+    calls = output.get("tool_calls") if isinstance(output, dict) else None
+    return [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
+
+
+def _function(call: dict[str, Any]) -> dict[str, Any]:
+    """The {name, arguments} of a tool call in OpenAI's shape (or flat)."""
+    inner = call.get("function")
+    return inner if isinstance(inner, dict) else call
+
+
+def _claims(ordered: list[tuple[str, dict[str, Any]]]) -> dict[str, str]:
+    """TOOL observation -> the id of the generation's tool call it executed: the oldest
+    unclaimed call of the same tool name (Langfuse records no call id on tool observations)."""
+    waiting: dict[str, list[str]] = {}
+    claims: dict[str, str] = {}
+    for at, item in ordered:
+        if item.get("type") == "GENERATION":
+            for call in _tool_calls(item):
+                function = _function(call)
+                if isinstance(call.get("id"), str):
+                    waiting.setdefault(str(function.get("name")), []).append(call["id"])
+        elif item.get("type") == "TOOL":
+            queue = waiting.get(str(item.get("name")), [])
+            if queue:
+                claims[at] = queue.pop(0)
+    return claims
+
+
+def _generation(b: TraceBuilder, item: dict[str, Any], at: str, claims: dict[str, str]) -> None:
+    model = item.get("model")
+    meta = {"model": model if isinstance(model, str) else None}
+    output = item.get("output")
+    text: str | None = None
+    if isinstance(output, str):
+        text = output
+    elif isinstance(output, dict) and isinstance(output.get("content"), str | None):
+        text = output.get("content")
+    elif isinstance(output, dict) and isinstance(output.get("content"), list):
+        parts = output["content"]
+        texts = [p.get("text") for p in parts if isinstance(p, dict) and p.get("type") == "text"]
+        text = "".join(t for t in texts if isinstance(t, str))
+        if len(texts) != len(parts):
+            b.note(f"{at}.output.content", "content part that is not text", parts)
+    elif output is not None:
+        b.note(f"{at}.output", "generation output that is not a message", output)
+    details = _usage_details(item)
+    start = b.text(text or None, at, **meta, usage_details=details)
+    claimed = set(claims.values())
+    for index, call in enumerate(_tool_calls(item)):
+        if _id(call.get("id")) in claimed:
+            continue
+        function = _function(call)
+        where = f"{at}.output.tool_calls[{index}]"
+        b.call(
+            opt_str(call, "id", where),
+            opt_str(function, "name", where),
+            function.get("arguments"),
+            f"{where}.arguments",
+            **meta,
+        )
+    _usage(b, item, at, start)
+    b.measure(start, latency_ms=_latency(b, item, at))
+    if item.get("level") == "ERROR":
+        b.note(at, "generation recorded an error", _message(item))
+
+
+def _usage_details(item: dict[str, Any]) -> dict[str, Any] | None:
+    """The usage breakdowns beyond input and output (cache, reasoning): kept in metadata,
+    never added on top."""
+    details = first(item, "usageDetails", "usage_details")
+    if not isinstance(details, dict) or ("input" not in details and "output" not in details):
+        return None
+    extra = {k: v for k, v in details.items() if k not in ("input", "output", "total")}
+    return extra or None
+
+
+def _usage(b: TraceBuilder, item: dict[str, Any], at: str, start: int) -> None:
+    details = first(item, "usageDetails", "usage_details")
+    usage = item.get("usage")
+    if isinstance(details, dict) and ("input" in details or "output" in details):
+        where = f"{at}.usageDetails"
+        pair = (opt_count(details, "input", where), opt_count(details, "output", where))
+    elif isinstance(usage, dict):
+        pair = (opt_count(usage, "input", f"{at}.usage"), opt_count(usage, "output", f"{at}.usage"))
+    else:
+        pair = (opt_count(item, "promptTokens", at), opt_count(item, "completionTokens", at))
+    costs = first(item, "costDetails", "cost_details")
+    cost = costs.get("total") if isinstance(costs, dict) else None
+    if cost is None:
+        cost = first(item, "totalCost", "calculatedTotalCost", "total_cost")
+    known = isinstance(cost, int | float) and is_number(cost) and cost >= 0
+    b.tokens(start, pair[0], pair[1], at, cost_usd=cost if known else None)
+
+
+def _arguments(raw: Any) -> Any:
+    """A tool's input: its arguments object. The @observe decorator records a function's
+    call as {"args": [...], "kwargs": {...}}: the keyword arguments, with any positional
+    ones kept under "args"."""
+    if isinstance(raw, dict) and raw and set(raw) <= {"args", "kwargs"}:
+        found = raw.get("kwargs")
+        kwargs: dict[str, Any] = found if isinstance(found, dict) else {}
+        args = raw.get("args")
+        return {**({"args": args} if args else {}), **kwargs}
+    if isinstance(raw, str) and not raw.lstrip().startswith("{"):
+        return {"input": raw}
+    return raw
+
+
+def _call(b: TraceBuilder, item: dict[str, Any], at: str, claimed: str | None) -> None:
+    kind = item.get("type")
+    index = b.call(
+        claimed or opt_str(item, "id", at),
+        opt_str(item, "name", at),
+        _arguments(item.get("input")),
+        f"{at}.input",
+        kind=str(kind).lower(),
+    )
+    failed = item.get("level") == "ERROR"
+    message = first(item, "statusMessage", "status_message")
+    error = message if failed and isinstance(message, str) and message else None
+    # The observation holds its own outcome (an error without a message: its output).
+    b.settle(index, item.get("output"), error=error, is_error=failed)
+    b.measure(index, latency_ms=_latency(b, item, at))
+
+
+def _latency(b: TraceBuilder, item: dict[str, Any], at: str) -> float | None:
+    start, end = _start(item), first(item, "endTime", "end_time")
+    if not start or not isinstance(end, str):
+        return None
+    try:
+        delta = datetime.fromisoformat(end) - datetime.fromisoformat(start)
+    except (TypeError, ValueError):
+        b.note(at, "observation times are not ISO 8601", {"startTime": start, "endTime": end})
+        return None
+    millis = delta.total_seconds() * 1000
+    return round(millis, 3) if millis >= 0 else None
+
+
+def _inputs(b: TraceBuilder, raw: Any, at: str, answered: set[str]) -> None:
+    """A generation's input messages: user/system ones are trusted inputs (each once: every
+    generation repeats the history); `tool` ones answer calls known only from messages.
+    The assistant messages of the history are the outputs of earlier generations."""
+    messages = raw.get("messages") if isinstance(raw, dict) else raw
+    for index, message in enumerate(messages if isinstance(messages, list) else []):
+        where = f"{at}[{index}]"
+        if not isinstance(message, dict):
+            continue  # a prompt of another shape: the history repeats it in every generation
+        role, content = message.get("role"), message.get("content")
+        if isinstance(role, str) and role in _ROLES:
+            text = _content_text(content)
+            if text is not None:
+                b.input(_ROLES[role], text, where, once=True)
+        elif role == "tool" and isinstance(message.get("tool_call_id"), str):
+            call_id = message["tool_call_id"]
+            if call_id in answered:
+                continue
+            answered.add(call_id)
+            if b.is_open(call_id):
+                b.result(call_id, content, where)
+            elif not any(step["step_id"] == call_id for step in b.steps):
+                b.note(where, "tool result without a matching call", message)
+
+
+def _content_text(content: Any) -> str | None:
+    """A message's text: a string, or its text parts joined by newlines (None when it has
+    no text)."""
+    if isinstance(content, str):
+        return content
+    parts = content if isinstance(content, list) else []
+    texts = [p.get("text") for p in parts if isinstance(p, dict) and p.get("type") == "text"]
+    found = [t for t in texts if isinstance(t, str)]
+    return "\n".join(found) if found else None
+
+
+ADAPTER = Adapter(
+    name=NAME,
+    description="Langfuse trace exports and observation lists",
+    detect=detect,
+    convert=convert,
+)
