@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +26,7 @@ from agent_reliability_harness.render.json_ import dumps
 from agent_reliability_harness.rules import all_rules
 from agent_reliability_harness.rules.facts import TraceFacts
 from agent_reliability_harness.rules.totals import _cost_sum, _decimal_sum
-from helpers import SAMPLES, make_trace, response, tool_call
+from helpers import SAMPLES, make_trace, response, tool_call, with_defaults
 from strategies import traces
 
 pytestmark = pytest.mark.slow  # an equivalence oracle (see pyproject.toml)
@@ -120,9 +122,35 @@ def _whole(evaluator: Evaluator, trace: Trace) -> str:
     return dumps(evaluator.evaluate(trace, "t.json", 1).to_dict())
 
 
+CASE_FILES = sorted((Path(__file__).parent / "cases").glob("*/fail_*.json"))
+
+
+def _case(path: Path) -> tuple[Evaluator, Trace]:
+    case = json.loads(path.read_text(encoding="utf-8"))
+    trace = dict(case.get("trace", {}))
+    if "steps" in case:
+        trace["steps"] = case["steps"]
+    whole_trace, policy = with_defaults(trace, case.get("policy"))
+    return Evaluator(Policy.from_dict(policy)), Trace.from_dict(whole_trace)
+
+
+@pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_failing_case_chunked_gives_the_whole_report(path: Path) -> None:
+    """Each rule's own fail cases (the registry test requires some), cut into chunks of
+    every size up to the trace's length: a new rule is checked under chunking by the case
+    files it comes with, nothing to add here."""
+    evaluator, trace = _case(path)
+    whole = _whole(evaluator, trace)
+    for size in range(1, max(len(trace.steps), 1) + 1):
+        assert _chunked(evaluator, trace, size) == whole, size
+
+
 def test_the_policies_exercise_every_rule() -> None:
+    """The hand-written policies above (random traces, chunked) plus the fail cases cover
+    every rule."""
     applied = {rule.rule_id for e in (*EVALUATORS, V11_EVALUATOR) for rule in e.rules}
-    assert applied == {rule.rule_id for rule in all_rules()}
+    cased = {path.parent.name for path in CASE_FILES}
+    assert applied | cased == {rule.rule_id for rule in all_rules()}
 
 
 @SETTINGS
@@ -251,8 +279,30 @@ def test_totals_round_in_step_order_across_chunks() -> None:
     assert facts.cost_total == facts.latency_total == Decimal(10**27 + 2)
 
 
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, list | tuple):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
+def _matched(policy: Policy, step: Any) -> bool:
+    """A status-ok call whose output (any string in it) matches error_output_patterns,
+    searched case-insensitively with Python's re (policy v1.1 section 4)."""
+    patterns = policy.error_handling.error_output_patterns.patterns
+    return step.status.value != "error" and any(
+        re.search(pattern, text, re.IGNORECASE)
+        for pattern in patterns
+        for text in _strings(step.output)
+    )
+
+
 def _reference_hits(trace: Trace, policy: Policy) -> dict[str, list[tuple[int | None, str]]]:
-    """SCH-010, SEQ-002 and FLW-001..003 as they were written for a whole trace."""
+    """SCH-010, SEQ-002 and FLW-001..003 as they were written for a whole trace, with the
+    effective status of error_output_patterns."""
     steps = trace.steps
     calls = [(i, s) for i, s in enumerate(steps) if s.is_tool_call and s.tool_name]
     out: dict[str, list[tuple[int | None, str]]] = {}
@@ -270,10 +320,12 @@ def _reference_hits(trace: Trace, policy: Policy) -> dict[str, list[tuple[int | 
         if s.tool_name in policy.sequence.forbidden_tools
     ]
     last = {s.tool_name: i for i, s in calls}
+    matched = {i for i, s in calls if _matched(policy, s)}
+    why = " (output matched error_output_patterns)"
     out["ARH-FLW-001"] = [
-        (i, f"tool '{s.tool_name}' failed and was never called again")
+        (i, f"tool '{s.tool_name}' failed and was never called again{why if i in matched else ''}")
         for i, s in calls
-        if s.status.value == "error" and last[s.tool_name] == i
+        if (s.status.value == "error" or i in matched) and last[s.tool_name] == i
     ]
     groups: dict[tuple[str, str], list[int]] = {}
     for i, s in calls:
@@ -305,7 +357,7 @@ def _reference_hits(trace: Trace, policy: Policy) -> dict[str, list[tuple[int | 
                         f"after it succeeded at step '{steps[succeeded].step_id}'",
                     )
                 )
-            elif steps[i].status.value != "error":
+            elif steps[i].status.value != "error" and i not in matched:
                 succeeded = i
     return {
         rule_id: sorted(hits, key=lambda h: (h[0] or -1, h[1])) for rule_id, hits in out.items()
