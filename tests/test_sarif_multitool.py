@@ -16,6 +16,7 @@ import pytest
 
 from agent_reliability_harness.models.report import RunReport
 from agent_reliability_harness.render import RenderOptions, sarif
+from helpers import IN_CI
 
 TOOL = (
     Path(__file__).resolve().parent.parent
@@ -34,7 +35,7 @@ ACCEPTED_NOTES = {
 
 def _validate(paths: list[Path], out: Path) -> list[dict[str, Any]]:
     if not TOOL.exists():
-        if os.environ.get("CI"):
+        if IN_CI:
             pytest.fail(f"{TOOL} is missing: `make setup` installs it into .tools/")
         pytest.skip("sarif-multitool is not installed (make setup installs it into .tools/)")
     env = {**os.environ, "DOTNET_CLI_TELEMETRY_OPTOUT": "1"}

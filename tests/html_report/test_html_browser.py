@@ -20,6 +20,7 @@ from html_helpers import OPTIONS, evaluated, run_of, streamed_html
 from agent_reliability_harness.api import load_policy, validate_paths
 from agent_reliability_harness.compare import compare
 from agent_reliability_harness.render.html_report import render_compare_html
+from helpers import IN_CI
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("ARH_CHROMIUM", "/usr/bin/chromium")
@@ -52,7 +53,7 @@ def _missing() -> str | None:
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     reason = _missing()
     if reason:
-        if os.environ.get("CI"):
+        if IN_CI:
             pytest.fail(f"browser tests must run in CI: {reason}")
         pytest.skip(reason)
     from playwright.sync_api import sync_playwright  # noqa: PLC0415

@@ -18,6 +18,7 @@ from .common import (
     Streams,
     add_identity_args,
     add_run_args,
+    add_show_arg,
     identity_from,
     policy_help,
     run_args_problem,
@@ -55,6 +56,7 @@ def add_parser(subparsers: Any) -> None:
             help=f"write the {renderer.description} to FILE",
         )
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    add_show_arg(parser)
     add_identity_args(parser)
     add_run_args(parser)
     parser.add_argument("paths", nargs="+", metavar="PATH")
@@ -91,7 +93,8 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     progress = Progress.for_stream(io.err, args.paths, not args.quiet)
     sinks: list[pipeline.Sink] = [pipeline.ErrorSink(io, args.allow_empty, progress.clear)]
     if not args.quiet:
-        shown = RenderOptions(tool_version=__version__, color=io.color())
+        show = args.show or io.default_show()
+        shown = RenderOptions(tool_version=__version__, color=io.color(), show=show)
         sinks.append(pipeline.ConsoleSink(io.out, shown, progress.clear))
     context = pipeline.OutputContext(io.out, io, RenderOptions(__version__))
     sinks.extend(pipeline.output_sinks(targets, context))

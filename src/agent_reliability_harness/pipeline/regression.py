@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compare import Comparison, GateOptions, check_unique_ids, compare
 from ..errors import ReportError
@@ -18,6 +18,9 @@ from .executors import Executor
 from .partial import Sink
 from .run import RunOptions, run
 from .sinks import ErrorSink, Messages, ReportSink, write_output
+
+if TYPE_CHECKING:  # the HTML report's code is imported only when a page is written
+    from .html_output import TraceBodies
 
 EMPTY_CANDIDATE = "no traces found in the given paths: every baseline trace counts as removed"
 
@@ -34,12 +37,14 @@ def read_run_report(path: str, stdin: Any = None) -> tuple[RunReport, bytes]:
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """The candidate side: its report, whether all its inputs were read, and its text
-    when it was given as a report (saved as given by --candidate-json-out)."""
+    """The candidate side: its report, whether all its inputs were read, its text when
+    it was given as a report (saved as given by --candidate-json-out), and its traces'
+    embedded bodies when it was validated now for an HTML page."""
 
     report: RunReport
     ok: bool = True
     text: str | None = None
+    bodies: TraceBodies | None = None
 
 
 def validate_candidate(
@@ -50,17 +55,25 @@ def validate_candidate(
     *,
     executor: Executor | None = None,
     stdin: Any = None,
+    trace_bodies: bool = False,
 ) -> Candidate:
     """Validate PATH... now (streamed, on any executor); unreadable inputs are reported
-    through `messages`. ReportError when one trace_id is judged twice."""
+    through `messages`. ReportError when one trace_id is judged twice. `trace_bodies`:
+    keep each trace's HTML body (spooled) for the compare page's timelines."""
     collector = ReportSink()
     errors = ErrorSink(messages, options.allow_empty, empty_warning=EMPTY_CANDIDATE)
     sinks: list[Sink] = [errors, collector]
+    bodies = None
+    if trace_bodies:
+        from .html_output import TraceBodies  # noqa: PLC0415
+
+        bodies = TraceBodies()
+        sinks.append(bodies)
     result = run(paths, policies, sinks, options=options, executor=executor, stdin=stdin)
     assert collector.run is not None
     check_unique_ids(collector.run)
     ok = result.input_errors == 0 and (options.allow_empty or not result.empty)
-    return Candidate(collector.run, ok)
+    return Candidate(collector.run, ok, bodies=bodies)
 
 
 def given_candidate(path: str, stdin: Any = None) -> Candidate:
@@ -80,6 +93,7 @@ class CompareOutputs:
     files: Sequence[tuple[Renderer, str]] = ()
     candidate_json: str | None = None
     tool_version: str = "0"
+    show: str = "all"
 
 
 def gate(
@@ -93,11 +107,18 @@ def gate(
     candidate input was read and every output written."""
     comparison = compare(baseline, candidate.report, options)
     if not outputs.quiet:
-        shown = RenderOptions(tool_version=outputs.tool_version, color=outputs.color)
+        shown = RenderOptions(outputs.tool_version, outputs.color, outputs.show)
         outputs.stdout.write(get_renderer("compare", "console").render(comparison, shown))
     written = True
     plain = RenderOptions(outputs.tool_version)
     for renderer, target in outputs.files:
+        if renderer.needs_traces and candidate.bodies is not None:
+            from .html_output import write_compare_html  # noqa: PLC0415
+
+            written &= write_compare_html(
+                comparison, candidate.bodies, target, plain, out=outputs.stdout, messages=messages
+            )
+            continue
         text = renderer.render(comparison, plain)
         written &= write_output(target, (text,), outputs.stdout, messages)
     if outputs.candidate_json:

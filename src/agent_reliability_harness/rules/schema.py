@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -143,8 +144,9 @@ def _value_hits(
     if enum is not None and not (
         value in check.enum_strs if type(value) is str else any(json_equal(value, v) for v in enum)
     ):
-        message = f"{_arg(step, name)} is not one of the allowed values"
-        found["ARH-SCH-007"].append(Hit(index, message, list(enum), brief(value), step_id))
+        shown = brief(value)
+        message = f"{_arg(step, name)} is not one of the allowed values (got {_quoted(value)})"
+        found["ARH-SCH-007"].append(Hit(index, message, list(enum), shown, step_id))
     pattern = spec.pattern
     if pattern is not None and isinstance(value, str) and not pattern.fullmatch(value):
         message = f"{_arg(step, name)} does not fully match pattern '{pattern.pattern}'"
@@ -183,6 +185,12 @@ def _range_hits(index: int, step: Step, name: str, spec: ArgSpec, value: Any) ->
 
 def _arg(step: Step, name: str) -> str:
     return f"argument '{name}' of tool '{step.tool_name}'"
+
+
+def _quoted(value: Any, limit: int = 80) -> str:
+    """A value as JSON text for a message (`"EUR"`, `7`, `["a"]`), cut past `limit`."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 @rule(

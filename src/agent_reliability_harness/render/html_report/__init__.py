@@ -12,12 +12,42 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...compare.model import Comparison
-from ...models.report import RunReport
+from ...models.report import RunReport, Section
+from .._policies import policy_warnings
 from ..base import RenderOptions
-from .encode import EmbedLimits
+from .encode import EmbedLimits, StepFitter, trace_body
 from .fragments import TraceFragment, TraceInput, compare_fragment, run_fragment
 from .sections import HtmlTable, task_change_sections, task_sections
 from .writer import HtmlCompareWriter, HtmlReportWriter
+
+# What a page made from reports alone says at its top (the trajectory needs the traces).
+NO_TRACES_RUN = (
+    "Made from the report alone, without the traces: every finding is listed, but no "
+    "trajectory timeline can be shown. `arh validate --html-out` shows the timelines."
+)
+NO_TRACES_COMPARE = (
+    "Made from two reports (arh compare --candidate REPORT), without the candidate's "
+    "traces: every finding is listed, but no trajectory timeline can be shown. "
+    "`arh compare --policy POLICY PATH... --html-out` shows the timelines."
+)
+
+
+def run_sections(sections: Iterable[Section]) -> tuple[HtmlTable, ...]:
+    """The HTML tables of a run's report sections that the page shows as tables (the
+    repeated-run `tasks`); the policy warnings are shown at the top instead."""
+    tables: list[HtmlTable] = []
+    for section in sections:
+        if section.key == "tasks" and isinstance(section.value, list):
+            tables.extend(task_sections(section.value))
+    return tuple(tables)
+
+
+def run_warnings(sections: Iterable[Section]) -> list[dict[str, Any]]:
+    """The run's policy warnings as the page's index holds them."""
+    return [
+        {"source": w.source, "path": w.path, "message": w.message}
+        for w in policy_warnings(sections)
+    ]
 
 
 def render_run_html(
@@ -26,16 +56,23 @@ def render_run_html(
     options: RenderOptions | None = None,
     *,
     limits: EmbedLimits | None = None,
-    sections: Sequence[HtmlTable] = (),
+    sections: Sequence[HtmlTable] | None = None,
 ) -> str:
     """The page of a whole run; `traces` pairs with `run.reports` in order (None: no
-    trace bodies, so the page shows findings without a timeline)."""
+    trace bodies, so the page shows findings without a timeline, and says so).
+    `sections` default to the tables of `run.sections`."""
     out = io.StringIO()
     writer = HtmlReportWriter(out, run.policy_id, options, limits)
     bodies = iter(traces) if traces is not None else None
     for report in run.reports:
         writer.add(report, next(bodies, None) if bodies is not None else None)
-    writer.finish(run.summary, run.input_errors, sections)
+    writer.finish(
+        run.summary,
+        run.input_errors,
+        run_sections(run.sections) if sections is None else sections,
+        warnings=run_warnings(run.sections),
+        note=NO_TRACES_RUN if traces is None else None,
+    )
     return out.getvalue()
 
 
@@ -47,7 +84,8 @@ def render_compare_html(
     limits: EmbedLimits | None = None,
     sections: Sequence[HtmlTable] = (),
 ) -> str:
-    """The page of a comparison; `traces` maps trace_id to the candidate's trace."""
+    """The page of a comparison; `traces` maps trace_id to the candidate's trace (None:
+    the page has no timelines, and says so)."""
     out = io.StringIO()
     writer = HtmlCompareWriter(out, options, limits)
     for item in comparison.traces:
@@ -58,6 +96,7 @@ def render_compare_html(
         comparison.candidate,
         comparison.summary_dict(),
         sections,
+        note=NO_TRACES_COMPARE if traces is None else None,
     )
     return out.getvalue()
 
@@ -71,11 +110,15 @@ def render_compare(comparison: Any, options: RenderOptions) -> str:
     """The page of a comparison from the comparison alone (no trace bodies)."""
     return render_compare_html(comparison, None, options)
 
+
 __all__ = [
+    "NO_TRACES_COMPARE",
+    "NO_TRACES_RUN",
     "EmbedLimits",
     "HtmlCompareWriter",
     "HtmlReportWriter",
     "HtmlTable",
+    "StepFitter",
     "TraceFragment",
     "TraceInput",
     "compare_fragment",
@@ -84,6 +127,9 @@ __all__ = [
     "render_run",
     "render_run_html",
     "run_fragment",
+    "run_sections",
+    "run_warnings",
     "task_change_sections",
     "task_sections",
+    "trace_body",
 ]

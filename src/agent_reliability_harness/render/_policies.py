@@ -1,0 +1,66 @@
+"""The policies behind a run, as every renderer names them: the run's policy ids (one,
+or several joined by POLICY_SEPARATOR) and its policy warnings (the `policy_warnings`
+run section: a list of {"source": file or None, "path": key path, "message": text})."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..models.report import POLICY_SEPARATOR, Section
+
+POLICY_WARNINGS = "policy_warnings"
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyWarningView:
+    """One policy warning as the reports show it (strings, whatever the section held)."""
+
+    source: str | None
+    path: str
+    message: str
+
+
+def policy_ids(policy_id: str) -> tuple[str, ...]:
+    """The policies a run's `policy_id` names, in order (one for a one-policy run)."""
+    return tuple(policy_id.split(POLICY_SEPARATOR)) if policy_id else ("",)
+
+
+def several(policy_id: str) -> bool:
+    """Whether the run was judged by more than one policy."""
+    return len(policy_ids(policy_id)) > 1
+
+
+def policies_label(policy_id: str) -> str:
+    """`policy p` or `policies a, b` (plain text; escape it for the medium)."""
+    ids = policy_ids(policy_id)
+    return f"policy {ids[0]}" if len(ids) == 1 else "policies " + POLICY_SEPARATOR.join(ids)
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else "" if value is None else str(value)
+
+
+def policy_warnings(sections: Iterable[Section]) -> tuple[PolicyWarningView, ...]:
+    """The run's policy warnings, in the section's order (none without the section)."""
+    for section in sections:
+        if section.key != POLICY_WARNINGS or not isinstance(section.value, list):
+            continue
+        return tuple(
+            PolicyWarningView(
+                None if item.get("source") is None else _text(item.get("source")),
+                _text(item.get("path")),
+                _text(item.get("message")),
+            )
+            for item in section.value
+            if isinstance(item, Mapping)
+        )
+    return ()
+
+
+def warning_text(warning: PolicyWarningView) -> str:
+    """`file: policy key.path: message`, as `arh check-policy` prints a warning."""
+    where = f"policy {warning.path}" if warning.path else "policy"
+    text = f"{where}: {warning.message}"
+    return f"{warning.source}: {text}" if warning.source else text
