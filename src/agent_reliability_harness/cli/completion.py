@@ -63,7 +63,8 @@ def _flag(action: argparse.Action) -> Flag:
 
 def _command(name: str, help_text: str, parser: argparse.ArgumentParser) -> Command:
     flags: list[Flag] = []
-    positional, choices, many = "", (), False
+    positional, many = "", False
+    choices: tuple[str, ...] = ()
     for action in parser._actions:
         if action.option_strings:
             flags.append(_flag(action))
