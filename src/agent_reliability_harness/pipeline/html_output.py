@@ -35,6 +35,8 @@ from .sinks import Messages, OutputContext, write_output
 
 HTML_PIECE = "html"
 BODY_PIECE = "html-body"
+# What one trace may add to the page (docs/html-report.md, "Large runs").
+LIMITS = EmbedLimits()
 
 
 def html_piece(limits: EmbedLimits, view: TraceView) -> str:
@@ -76,7 +78,7 @@ class HtmlRunSink:
     ) -> None:
         self.target = target
         self.context = context
-        limits = limits or EmbedLimits()
+        limits = limits or LIMITS
         piece = PieceSpec(
             HTML_PIECE,
             functools.partial(html_piece, limits),
@@ -112,7 +114,7 @@ class TraceBodies:
     looked up by trace id once the comparison is known (memory: one offset per trace)."""
 
     def __init__(self, limits: EmbedLimits | None = None) -> None:
-        self.limits = limits or EmbedLimits()
+        self.limits = limits or LIMITS
         piece = PieceSpec(
             BODY_PIECE,
             functools.partial(body_piece, self.limits),

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compare import Comparison, GateOptions, check_unique_ids, compare
 from ..errors import ReportError
-from ..io import display_path, read_bytes
+from ..inputs import RemoteFile
+from ..inputs.remote import open_remote
+from ..io import display_path, is_url, read_bytes
 from ..models.baseline import read_report
 from ..models.policy import Policy
 from ..models.report import RunReport
@@ -29,10 +31,17 @@ def read_run_report(path: str, stdin: Any = None) -> tuple[RunReport, bytes]:
     """A report file (`-`: standard input) and its bytes; ReportError naming file and field."""
     name = display_path(path)
     try:
-        data = read_bytes(path, stdin)
+        data = _read_url(path) if is_url(path) else read_bytes(path, stdin)
     except OSError as exc:
         raise ReportError(f"{name}: cannot read: {exc.strerror or exc}") from None
     return read_report(data, name), data
+
+
+def _read_url(url: str) -> bytes:
+    """A report named by URL (s3://..., through fsspec, as trace inputs are read)."""
+    with open_remote(RemoteFile(url)) as handle:
+        data: bytes = handle.read()
+    return data
 
 
 @dataclass(frozen=True, slots=True)
