@@ -8,6 +8,7 @@ chromium or playwright is missing; under CI they fail instead, so they always ru
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from collections.abc import Iterator
@@ -17,8 +18,14 @@ from typing import Any
 import pytest
 from html_helpers import OPTIONS, evaluated, run_of, streamed_html
 
-from agent_reliability_harness.api import load_policy, validate_paths
+from agent_reliability_harness import pipeline
+from agent_reliability_harness.api import load_policies, load_policy, validate_paths
+from agent_reliability_harness.cli import main
+from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.compare import compare
+from agent_reliability_harness.models.report import Section
+from agent_reliability_harness.pipeline import documents
+from agent_reliability_harness.render import RenderOptions, file_renderers
 from agent_reliability_harness.render.html_report import render_compare_html
 from helpers import IN_CI
 
@@ -83,9 +90,10 @@ def shots() -> Iterator[list[Path]]:
 class Page:
     """One open page, with what it logged and whether it ever tried to run injected code."""
 
-    def __init__(self, browser: Any, path: Path, shots: list[Path]) -> None:
+    def __init__(self, browser: Any, path: Path, shots: list[Path], prefix: str = "") -> None:
         self.page = browser.new_page()
         self.shots = shots
+        self.prefix = prefix
         self.console: list[str] = []
         self.dialogs: list[str] = []
         self.errors: list[str] = []
@@ -110,10 +118,10 @@ class Page:
         self.page.fill("input[type=search]", text)
         self.page.wait_for_selector(f"body[data-searched={json.dumps(text.lower())}]")
 
-    def shot(self, name: str) -> None:
-        path = ARTIFACTS / f"{name}.png"
+    def shot(self, name: str, full_page: bool = True) -> None:
+        path = ARTIFACTS / f"{self.prefix + '-' if self.prefix else ''}{name}.png"
         self.page.evaluate("window.scrollTo(0, 0)")  # the trace list is sticky
-        self.page.screenshot(path=str(path), full_page=True)
+        self.page.screenshot(path=str(path), full_page=full_page)
         self.shots.append(path)
 
     def close(self) -> None:
@@ -127,12 +135,30 @@ def _write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
-@pytest.fixture
-def samples_page(browser: Any, shots: list[Path], tmp_path: Path) -> Iterator[Page]:
-    path = _write(
-        tmp_path, "samples.html", streamed_html("samples/policy.json", ["samples/traces"])
-    )
-    page = Page(browser, path, shots)
+def _cli(args: list[str]) -> int:
+    return main(args, Streams(io.StringIO(), io.StringIO(), None))
+
+
+def _cli_page(tmp_path: Path, name: str, args: list[str]) -> Path:
+    """A page written by `arh validate --html-out` itself (through the pipeline)."""
+    path = tmp_path / name
+    _cli(["validate", *args, "--html-out", str(path), "--quiet"])
+    return path
+
+
+@pytest.fixture(params=["writer", "cli"])
+def samples_page(
+    request: pytest.FixtureRequest, browser: Any, shots: list[Path], tmp_path: Path
+) -> Iterator[Page]:
+    """The samples' page as the writer makes it from (report, trace) pairs, and as the CLI
+    writes it: every test on it runs on both."""
+    if request.param == "cli":
+        path = _cli_page(tmp_path, "samples.html", ["--policy", "samples/policy.json",
+                                                    "samples/traces"])  # fmt: skip
+    else:
+        html = streamed_html("samples/policy.json", ["samples/traces"])
+        path = _write(tmp_path, "samples.html", html)
+    page = Page(browser, path, shots, request.param)
     yield page
     page.close()
 
@@ -333,4 +359,84 @@ def test_compare_page_shows_new_fixed_and_unchanged(
     page.row(fixed[0]).click()
     assert "Fixed since the baseline" in p.inner_text(".pane-detail")
     page.shot("compare-fixed-findings")
+    page.close()
+
+
+def test_policy_warnings_and_several_policies_show_at_the_top(
+    browser: Any, shots: list[Path], tmp_path: Path
+) -> None:
+    """Policy warnings come as the `policy_warnings` run section (built here)."""
+    warnings = [
+        {"source": "samples/policies/10-refunds.json", "path": "sequence.forbiden_tools",
+         "message": "unknown key (did you mean 'forbidden_tools'?)"},
+    ]  # fmt: skip
+    target = tmp_path / "warned.html"
+    html = next(r for r in file_renderers("run") if r.name == "html")
+    context = pipeline.OutputContext(
+        io.StringIO(), Streams(io.StringIO(), io.StringIO(), None), RenderOptions("test")
+    )
+    sinks = pipeline.output_sinks([(html, str(target))], context)
+    pipeline.run(["samples/traces"], load_policies(["samples/policies"]), sinks,
+                 sections=[Section("policy_warnings", warnings)])  # fmt: skip
+    page = Page(browser, target, shots)
+    p = page.page
+    box = p.locator(".summary .warnings")
+    assert "1 policy warning" in box.inner_text()
+    assert "samples/policies/10-refunds.json: policy sequence.forbiden_tools: unknown key" in (
+        box.inner_text()
+    )
+    top = p.inner_text("header.top")
+    assert "policies support-refunds, support-order-status, support-default" in top
+    p.select_option("select[aria-label=policy]", label="support-order-status")
+    shown = page.visible_ids()
+    assert shown == [
+        "budget-fail-0004",
+        "safety-fail-0005",
+        "retry-ok-0002",
+        "completion-fail-0009",
+    ]
+    page.row(page.visible_ids()[0]).click()
+    assert "policy support-order-status" in p.inner_text(".pane-detail .facts")
+    page.shot("policy-warnings")
+    page.close()
+
+
+def test_compare_from_reports_says_it_has_no_timelines(
+    browser: Any, shots: list[Path], tmp_path: Path
+) -> None:
+    data = "tests/compare/data"
+    for side in ("baseline", "candidate"):
+        _cli(["validate", "--policy", f"{data}/policy.json", f"{data}/{side}", "--json-out",
+              str(tmp_path / f"{side}.json"), "--quiet"])  # fmt: skip
+    target = tmp_path / "compare.html"
+    _cli(["compare", "--baseline", str(tmp_path / "baseline.json"), "--candidate",
+          str(tmp_path / "candidate.json"), "--html-out", str(target), "--quiet"])  # fmt: skip
+    page = Page(browser, target, shots)
+    p = page.page
+    assert "without the candidate's traces" in p.inner_text(".summary .banner")
+    p.locator(".list .row").first.click()
+    assert "without the traces themselves" in p.inner_text(".pane-detail")
+    page.shot("compare-from-reports")
+    page.close()
+
+
+def test_a_huge_streamed_trace_shows_a_bounded_timeline(
+    browser: Any, shots: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    steps = [
+        {"step_id": f"s{n}", "type": "tool_call", "tool_name": "lookup_order",
+         "arguments": {"order_id": "ORD-1234"}, "output": {"n": n}}
+        for n in range(12_000)
+    ]  # fmt: skip
+    steps.append({"step_id": "end", "type": "model_response", "text": "done"})
+    source = _write(tmp_path, "huge.json", json.dumps(
+        {"trace_id": "huge", "agent_name": "a", "workflow": "refund", "steps": steps}))  # fmt: skip
+    monkeypatch.setattr(documents, "STREAM_MIN_BYTES", 1_000)  # streamed, as a big file is
+    target = _cli_page(tmp_path, "huge.html", ["--policy", "samples/policy.json", str(source)])
+    page = Page(browser, target, shots)
+    p = page.page
+    page.row("huge").click()
+    assert "Trajectory (12,001 steps)" in p.inner_text(".pane-detail")
+    assert "2,001 more steps not embedded" in p.inner_text(".pane-detail")
+    page.shot("huge-trace-bounded-timeline", full_page=False)
     page.close()
