@@ -19,7 +19,10 @@ from .common import (
     add_identity_args,
     add_run_args,
     add_show_arg,
+    add_strict_arg,
+    add_task_args,
     identity_from,
+    load_run_policies,
     policy_help,
     run_args_problem,
     score_arg,
@@ -57,7 +60,9 @@ def add_parser(subparsers: Any) -> None:
         )
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
     add_show_arg(parser)
+    add_strict_arg(parser)
     add_identity_args(parser)
+    add_task_args(parser)
     add_run_args(parser)
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.set_defaults(handler=run)
@@ -70,7 +75,6 @@ def run(args: argparse.Namespace, io: Streams) -> int:
         return EXIT_USAGE
     # The pipeline is imported here, not at parser build time (`arh validate --help`).
     from .. import pipeline  # noqa: PLC0415
-    from ..api import load_policies  # noqa: PLC0415
     from ..errors import ArhError, PolicyError  # noqa: PLC0415
     from ..io import check_creatable  # noqa: PLC0415
     from .progress import Progress  # noqa: PLC0415
@@ -86,7 +90,7 @@ def run(args: argparse.Namespace, io: Streams) -> int:
             io.error(f"{target}: cannot write: {why}")
             return EXIT_INPUT
     try:
-        policies = load_policies(args.policy)
+        policies, sections = load_run_policies(args.policy, args.strict, io)
     except PolicyError as exc:
         io.error(str(exc))
         return EXIT_INPUT
@@ -95,17 +99,30 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     if not args.quiet:
         show = args.show or io.default_show()
         shown = RenderOptions(tool_version=__version__, color=io.color(), show=show)
-        sinks.append(pipeline.ConsoleSink(io.out, shown, progress.clear))
+        # Each policy warning is on stderr already (load_run_policies): counted only.
+        console = pipeline.ConsoleSink(io.out, shown, progress.clear, list_warnings=False)
+        sinks.append(console)
     context = pipeline.OutputContext(io.out, io, RenderOptions(__version__))
     sinks.extend(pipeline.output_sinks(targets, context))
     sinks.append(progress)
     options = pipeline.RunOptions(
-        args.fail_under, args.format, identity_from(args), args.allow_empty
+        args.fail_under,
+        args.format,
+        identity_from(args),
+        args.allow_empty,
+        args.task_id_from,
+        args.repeated,
     )
     try:
         executor = pipeline.make_executor(args.jobs, args.dask)
         result = pipeline.run(
-            args.paths, policies, sinks, options=options, executor=executor, stdin=io.stdin
+            args.paths,
+            policies,
+            sinks,
+            options=options,
+            executor=executor,
+            stdin=io.stdin,
+            sections=sections,
         )
     except ArhError as exc:
         progress.clear()

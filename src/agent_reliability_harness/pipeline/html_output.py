@@ -25,7 +25,7 @@ from ..render.html_report import (
     StepFitter,
     TraceFragment,
     run_fragment,
-    run_sections,
+    run_tables,
     run_warnings,
     trace_body,
 )
@@ -97,7 +97,7 @@ class HtmlRunSink:
         pieces = self.writer.page(
             result.summary,
             (),
-            run_sections(result.sections),
+            run_tables(result.sections),
             policy_id=result.policy_id,
             warnings=run_warnings(result.sections),
         )

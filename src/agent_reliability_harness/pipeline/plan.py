@@ -10,6 +10,7 @@ from typing import Protocol
 from ..adapters import AUTO, Identity
 from ..models.policy import Policy
 from ..models.report import Section, TraceReport
+from ..models.task_ids import TaskIds
 from ..models.trace import Step, Trace
 from ..scoring import DEFAULT_FAIL_UNDER
 
@@ -93,6 +94,7 @@ class WorkPlan:
     fmt: str = AUTO
     identity: Identity | None = None
     needs: Needs = Needs()
+    task_ids: TaskIds | None = None  # --task-id-from, applied to each trace before routing
 
 
 def combine(needs: list[Needs], sections: tuple[SectionSpec, ...] = ()) -> Needs:

@@ -24,6 +24,7 @@ class UnitProcessor:
         self.plan = plan
         self.router = Router(plan.policies, plan.fail_under)
         self.reader = Reader(plan.fmt, plan.identity, plan.needs.positions, stream_big=True)
+        self.task_ids = plan.task_ids
 
     def process_all(self, units: Iterable[Unit]) -> Partial:
         """One Partial for a run of consecutive units."""
@@ -42,12 +43,13 @@ class UnitProcessor:
         return partial
 
     def _evaluate(self, item: Loaded, builder: PartialBuilder) -> None:
-        evaluator = self.router.pick(item.trace)
+        trace = item.trace if self.task_ids is None else self.task_ids.trace(item.trace)
+        evaluator = self.router.pick(trace)
         if evaluator is None:
-            builder.fail(item.failure(no_policy_message(item.trace)))
+            builder.fail(item.failure(no_policy_message(trace)))
             return
-        report = evaluator.evaluate(item.trace, item.source_path, item.source_line, item.step_lines)
-        builder.add(report, item.trace)
+        report = evaluator.evaluate(trace, item.source_path, item.source_line, item.step_lines)
+        builder.add(report, trace)
 
     def _big(self, item: BigFile, builder: PartialBuilder) -> None:
         """A big canonical trace file, read and evaluated a chunk of steps at a time
@@ -83,6 +85,8 @@ class UnitProcessor:
                     for _, consumer in consumers:
                         consumer.add(steps)
                 head, line = stream.head, stream.start_line
+                if self.task_ids is not None:
+                    head = self.task_ids.trace(head)
                 self.reader.size += handle.tell()
         except (StreamDeclined, OSError):
             return False

@@ -14,7 +14,7 @@ from ..inputs.remote import open_remote
 from ..io import display_path, is_url, read_bytes
 from ..models.baseline import read_report
 from ..models.policy import Policy
-from ..models.report import RunReport
+from ..models.report import RunReport, Section
 from ..render import Renderer, RenderOptions, get_renderer
 from .executors import Executor
 from .partial import Sink
@@ -64,11 +64,13 @@ def validate_candidate(
     *,
     executor: Executor | None = None,
     stdin: Any = None,
+    sections: Sequence[Section] = (),
     trace_bodies: bool = False,
 ) -> Candidate:
     """Validate PATH... now (streamed, on any executor); unreadable inputs are reported
-    through `messages`. ReportError when one trace_id is judged twice. `trace_bodies`:
-    keep each trace's HTML body (spooled) for the compare page's timelines."""
+    through `messages`; `sections` (the policies' warnings) go into the candidate report.
+    ReportError when one trace_id is judged twice by one policy. `trace_bodies`: keep
+    each trace's HTML body (spooled) for the compare page's timelines."""
     collector = ReportSink()
     errors = ErrorSink(messages, options.allow_empty, empty_warning=EMPTY_CANDIDATE)
     sinks: list[Sink] = [errors, collector]
@@ -78,7 +80,9 @@ def validate_candidate(
 
         bodies = TraceBodies()
         sinks.append(bodies)
-    result = run(paths, policies, sinks, options=options, executor=executor, stdin=stdin)
+    result = run(
+        paths, policies, sinks, options=options, executor=executor, stdin=stdin, sections=sections
+    )
     assert collector.run is not None
     check_unique_ids(collector.run)
     ok = result.input_errors == 0 and (options.allow_empty or not result.empty)

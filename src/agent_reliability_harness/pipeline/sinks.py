@@ -16,6 +16,7 @@ from ..models.report import InputFailure, RunReport, TraceReport
 from ..render import Renderer, RenderOptions
 from ..render.console import summary_text, trace_text, unmapped_items
 from ..render.json_ import array_text, failure_element, report_element, run_pieces
+from ..render.tasks import console_text as tasks_text
 from .partial import Partial, RunResult, Sink
 from .plan import Needs, PieceSpec, TraceView
 
@@ -97,13 +98,20 @@ class ErrorSink:
 
 
 class ConsoleSink:
-    """Human text, one block per trace as it arrives, then the summary line."""
+    """Human text, one block per trace as it arrives, then the summary line.
+    `list_warnings=False`: the policy warnings are only counted in the summary line (the
+    CLI has printed each one on stderr already, and one is not shown twice)."""
 
     def __init__(
-        self, out: TextIO, options: RenderOptions, clear: Callable[[], None] = _nothing
+        self,
+        out: TextIO,
+        options: RenderOptions,
+        clear: Callable[[], None] = _nothing,
+        list_warnings: bool = True,
     ) -> None:
         self.out = out
         self.clear = clear
+        self.list_warnings = list_warnings
         self.piece = console_spec(options)
         self.needs = Needs(pieces=(self.piece, UNMAPPED_PIECE))
         self.unmapped = 0
@@ -117,7 +125,10 @@ class ConsoleSink:
 
     def finish(self, result: RunResult) -> bool:
         self.clear()
-        summary = summary_text(result.summary, result.input_errors, result.sections, self.unmapped)
+        self.out.write(tasks_text(result.sections))
+        summary = summary_text(
+            result.summary, result.input_errors, result.sections, self.unmapped, self.list_warnings
+        )
         self.out.write(summary)
         return True
 

@@ -1,6 +1,7 @@
 """The policies behind a run, as every renderer names them: the run's policy ids (one,
 or several joined by POLICY_SEPARATOR) and its policy warnings (the `policy_warnings`
-run section: a list of {"source": file or None, "path": key path, "message": text})."""
+run section of models/policy_warnings.py, read here defensively: a report read back
+from JSON may hold anything)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..models.policy import PolicyWarning
+from ..models.policy_warnings import policy_warnings as section_entries
 from ..models.report import POLICY_SEPARATOR, Section
-
-POLICY_WARNINGS = "policy_warnings"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,23 +45,21 @@ def _text(value: Any) -> str:
 
 def policy_warnings(sections: Iterable[Section]) -> tuple[PolicyWarningView, ...]:
     """The run's policy warnings, in the section's order (none without the section)."""
-    for section in sections:
-        if section.key != POLICY_WARNINGS or not isinstance(section.value, list):
-            continue
-        return tuple(
-            PolicyWarningView(
-                None if item.get("source") is None else _text(item.get("source")),
-                _text(item.get("path")),
-                _text(item.get("message")),
-            )
-            for item in section.value
-            if isinstance(item, Mapping)
+    entries = section_entries(sections)
+    if not isinstance(entries, list):
+        return ()
+    return tuple(
+        PolicyWarningView(
+            None if item.get("source") is None else _text(item.get("source")),
+            _text(item.get("path")),
+            _text(item.get("message")),
         )
-    return ()
+        for item in entries
+        if isinstance(item, Mapping)
+    )
 
 
 def warning_text(warning: PolicyWarningView) -> str:
-    """`file: policy key.path: message`, as `arh check-policy` prints a warning."""
-    where = f"policy {warning.path}" if warning.path else "policy"
-    text = f"{where}: {warning.message}"
+    """`file: policy key.path: message`, as stderr and `arh check-policy` word it."""
+    text = str(PolicyWarning(warning.path, warning.message))
     return f"{warning.source}: {text}" if warning.source else text

@@ -13,6 +13,7 @@ from ._escape import md_code, md_text
 from ._policies import policy_ids
 from .base import RenderOptions
 from .compare_console import counts_line, gate_headline, signed, trace_tag, verdict
+from .task_changes import by_task_lines, markdown_lines
 
 MAX_ROWS = 50
 
@@ -77,7 +78,7 @@ def _trace_table(traces: list[TraceComparison]) -> list[str]:
         rows.append(
             _row(
                 [
-                    _code(t.trace_id),
+                    _code(t.shown_id),
                     trace_tag(t),
                     status,
                     score,
@@ -127,14 +128,18 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
         _side_row("candidate", comparison.candidate),
         "",
         md(counts_line(comparison)),
+        *markdown_lines(comparison.repeated),
     ]
-    changed = [t for t in comparison.traces if t.changed]
+    alone = [t for t in comparison.traces if not comparison.by_task(t)]
+    changed = [t for t in alone if t.changed]
     if changed:
         lines += ["", "### Changed traces", "", *_trace_table(changed)]
-    new = comparison.new_findings()
+    lines += by_task_lines(len(comparison.traces) - len(alone))
+    shown = {t.trace_id for t in alone}
+    new = [(i, f) for i, f in comparison.new_findings() if i in shown]
     if new:
         lines += ["", "### New findings", "", *_finding_table(new, "new findings")]
-    resolved = comparison.resolved_findings()
+    resolved = [(i, f) for i, f in comparison.resolved_findings() if i in shown]
     if resolved:
         lines += ["", "### Resolved findings", "", *_finding_table(resolved, "resolved findings")]
     return "\n".join(lines) + "\n"

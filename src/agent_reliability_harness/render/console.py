@@ -13,6 +13,7 @@ from ..models.report import RunReport, Section, Summary, TraceReport
 from ._escape import term
 from ._policies import policy_warnings, warning_text
 from .base import SHOW_ALL, SHOW_FAILURES, RenderOptions
+from .tasks import console_text as tasks_text
 
 _COLORS = {"error": "31", "warning": "33", "info": "36", "PASS": "32", "FAIL": "31"}
 # The rule that turns adapter notes (transcript content that could not be mapped) into
@@ -83,11 +84,17 @@ def unmapped_items(report: TraceReport) -> int:
 
 
 def summary_text(
-    summary: Summary, input_errors: int, sections: Iterable[Section] = (), unmapped: int = 0
+    summary: Summary,
+    input_errors: int,
+    sections: Iterable[Section] = (),
+    unmapped: int = 0,
+    list_warnings: bool = True,
 ) -> str:
-    """The run's policy warnings (one line each), then the closing summary line."""
+    """The run's policy warnings (one line each, unless `list_warnings` is False: then
+    they are only counted), then the closing summary line."""
     warnings = policy_warnings(sections)
-    lines = "".join(f"warning: {term(warning_text(w))}\n" for w in warnings)
+    listed = warnings if list_warnings else ()
+    lines = "".join(f"warning: {term(warning_text(w))}\n" for w in listed)
     counts = summary.findings_by_severity
     line = (
         f"{summary.total_traces} traces: {summary.passed_traces} passed, "
@@ -107,6 +114,9 @@ def summary_text(
 def render_run(report: RunReport, options: RenderOptions) -> str:
     blocks = "".join(trace_text(r, options) for r in report.reports)
     unmapped = sum(unmapped_items(r) for r in report.reports)
-    return blocks + summary_text(
-        report.summary, len(report.input_errors), report.sections, unmapped
+    tasks = tasks_text(report.sections)
+    return (
+        blocks
+        + tasks
+        + summary_text(report.summary, len(report.input_errors), report.sections, unmapped)
     )

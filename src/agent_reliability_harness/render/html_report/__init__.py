@@ -17,7 +17,13 @@ from .._policies import policy_warnings
 from ..base import RenderOptions
 from .encode import EmbedLimits, StepFitter, trace_body
 from .fragments import TraceFragment, TraceInput, compare_fragment, run_fragment
-from .sections import HtmlTable, task_change_sections, task_sections
+from .sections import (
+    HtmlTable,
+    compare_tables,
+    run_tables,
+    task_change_sections,
+    task_sections,
+)
 from .writer import HtmlCompareWriter, HtmlReportWriter
 
 # What a page made from reports alone says at its top (the trajectory needs the traces).
@@ -30,16 +36,6 @@ NO_TRACES_COMPARE = (
     "traces: every finding is listed, but no trajectory timeline can be shown. "
     "`arh compare --policy POLICY PATH... --html-out` shows the timelines."
 )
-
-
-def run_sections(sections: Iterable[Section]) -> tuple[HtmlTable, ...]:
-    """The HTML tables of a run's report sections that the page shows as tables (the
-    repeated-run `tasks`); the policy warnings are shown at the top instead."""
-    tables: list[HtmlTable] = []
-    for section in sections:
-        if section.key == "tasks" and isinstance(section.value, list):
-            tables.extend(task_sections(section.value))
-    return tuple(tables)
 
 
 def run_warnings(sections: Iterable[Section]) -> list[dict[str, Any]]:
@@ -56,11 +52,11 @@ def render_run_html(
     options: RenderOptions | None = None,
     *,
     limits: EmbedLimits | None = None,
-    sections: Sequence[HtmlTable] | None = None,
+    sections: Sequence[HtmlTable] = (),
 ) -> str:
     """The page of a whole run; `traces` pairs with `run.reports` in order (None: no
     trace bodies, so the page shows findings without a timeline, and says so).
-    `sections` default to the tables of `run.sections`."""
+    `sections`: tables shown after those of `run.sections` (its `tasks`)."""
     out = io.StringIO()
     writer = HtmlReportWriter(out, run.policy_id, options, limits)
     bodies = iter(traces) if traces is not None else None
@@ -69,7 +65,7 @@ def render_run_html(
     writer.finish(
         run.summary,
         run.input_errors,
-        run_sections(run.sections) if sections is None else sections,
+        (*run_tables(run.sections), *sections),
         warnings=run_warnings(run.sections),
         note=NO_TRACES_RUN if traces is None else None,
     )
@@ -95,7 +91,7 @@ def render_compare_html(
         comparison.baseline,
         comparison.candidate,
         comparison.summary_dict(),
-        sections,
+        (*compare_tables(comparison), *sections),
         note=NO_TRACES_COMPARE if traces is None else None,
     )
     return out.getvalue()
@@ -122,12 +118,13 @@ __all__ = [
     "TraceFragment",
     "TraceInput",
     "compare_fragment",
+    "compare_tables",
     "render_compare",
     "render_compare_html",
     "render_run",
     "render_run_html",
     "run_fragment",
-    "run_sections",
+    "run_tables",
     "run_warnings",
     "task_change_sections",
     "task_sections",
