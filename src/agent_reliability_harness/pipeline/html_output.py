@@ -24,6 +24,7 @@ from ..render.html_report import (
     HtmlReportWriter,
     StepFitter,
     TraceFragment,
+    compare_tables,
     run_fragment,
     run_tables,
     run_warnings,
@@ -156,7 +157,12 @@ def compare_pieces(
         body = bodies.get(item.trace_id) if item.candidate is not None else None
         writer.add(item, None, body)
     return writer.page(
-        comparison.gate, comparison.baseline, comparison.candidate, comparison.summary_dict()
+        comparison.gate,
+        comparison.baseline,
+        comparison.candidate,
+        comparison.summary_dict(),
+        compare_tables(comparison),
+        warnings=run_warnings(comparison.candidate_sections),
     )
 
 

@@ -12,6 +12,10 @@ from typing import Any
 from ..models.policy import PolicyWarning
 from ..models.policy_warnings import policy_warnings as section_entries
 from ..models.report import POLICY_SEPARATOR, Section
+from ._escape import md_text
+
+# A Markdown report lists this many policy warnings and counts the rest.
+MAX_WARNINGS_LISTED = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,3 +67,17 @@ def warning_text(warning: PolicyWarningView) -> str:
     """`file: policy key.path: message`, as stderr and `arh check-policy` word it."""
     text = str(PolicyWarning(warning.path, warning.message))
     return f"{warning.source}: {text}" if warning.source else text
+
+
+def markdown_warnings(sections: Iterable[Section]) -> list[str]:
+    """`**Policy warnings (N):**` and a list item per warning (at most
+    MAX_WARNINGS_LISTED, then one counting the rest), then a blank line; [] without any."""
+    warnings = policy_warnings(sections)
+    if not warnings:
+        return []
+    lines = [f"**Policy warnings ({len(warnings)}):**", ""]
+    lines += [f"- {md_text(warning_text(w))}" for w in warnings[:MAX_WARNINGS_LISTED]]
+    if len(warnings) > MAX_WARNINGS_LISTED:
+        more = len(warnings) - MAX_WARNINGS_LISTED
+        lines.append(f"- ...and {more} more policy warnings (see the JSON report).")
+    return [*lines, ""]

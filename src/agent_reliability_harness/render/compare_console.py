@@ -13,7 +13,7 @@ from ..compare.model import Comparison, GateMode, RunSide, TraceComparison, Trac
 from ..models.common import Severity
 from ..models.report import Finding, TraceReport
 from ._escape import term
-from ._policies import policies_label
+from ._policies import policies_label, policy_warnings
 from .base import SHOW_ALL, SHOW_FAILURES, RenderOptions
 from .task_changes import by_task_lines
 from .task_changes import console_lines as task_change_lines
@@ -149,6 +149,16 @@ def finding_line(label: str, finding: Finding, options: RenderOptions) -> str:
     )
 
 
+def _warnings_note(comparison: Comparison) -> list[str]:
+    """One line counting the candidate's policy warnings: the CLI printed each on stderr
+    when it loaded the policies, and a given candidate report lists them itself."""
+    count = len(policy_warnings(comparison.candidate_sections))
+    if not count:
+        return []
+    plural = "s" if count != 1 else ""
+    return [f"note: the candidate run has {count} policy warning{plural} (policy_warnings)"]
+
+
 def _listed(t: TraceComparison, options: RenderOptions) -> bool:
     if options.show == SHOW_ALL:
         return True
@@ -166,6 +176,7 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
     if comparison.baseline.policy_id != comparison.candidate.policy_id:
         lines.append("note: the two reports were made with different policies")
     lines.append(counts_line(comparison))
+    lines.extend(_warnings_note(comparison))
     lines.extend(task_change_lines(comparison.repeated))
     alone = [t for t in comparison.traces if not comparison.by_task(t)]
     changed = [t for t in alone if t.changed]

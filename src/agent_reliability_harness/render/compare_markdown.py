@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..compare.model import Comparison, RunSide, TraceComparison
 from ..models.report import Finding
 from ._escape import md_code, md_text
-from ._policies import policy_ids
+from ._policies import markdown_warnings, policy_ids
 from .base import RenderOptions
 from .compare_console import counts_line, gate_headline, signed, trace_tag, verdict
 from .task_changes import by_task_lines, markdown_lines
@@ -127,6 +127,7 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
         _side_row("baseline", comparison.baseline),
         _side_row("candidate", comparison.candidate),
         "",
+        *markdown_warnings(comparison.candidate_sections),
         md(counts_line(comparison)),
         *markdown_lines(comparison.repeated),
     ]

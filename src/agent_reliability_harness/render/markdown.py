@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from ..models.common import Category, Severity
 from ..models.report import Finding, InputFailure, RunReport, TraceReport
 from ._escape import md_code, md_text
-from ._policies import policy_ids, policy_warnings, several, warning_text
+from ._policies import markdown_warnings, policy_ids, several
 from ._text import rule_url
 from .base import RenderOptions
 from .tasks import markdown_text as tasks_markdown
@@ -29,7 +29,6 @@ MAX_TRACE_BYTES = 16_000
 # Unreadable inputs are listed first; past this many, one line counts the rest so
 # that they cannot crowd the failed traces out of the comment.
 MAX_INPUTS_LISTED = 20
-MAX_WARNINGS_LISTED = 20
 _NOTE_ROOM = 700  # the truncation note is far shorter; checked by the tests
 
 
@@ -62,18 +61,6 @@ def _headline(report: RunReport) -> str:
     )
 
 
-def _warnings(report: RunReport) -> list[str]:
-    warnings = policy_warnings(report.sections)
-    if not warnings:
-        return []
-    lines = [f"**Policy warnings ({len(warnings)}):**", ""]
-    lines += [f"- {md_text(warning_text(w))}" for w in warnings[:MAX_WARNINGS_LISTED]]
-    if len(warnings) > MAX_WARNINGS_LISTED:
-        more = len(warnings) - MAX_WARNINGS_LISTED
-        lines.append(f"- ...and {more} more policy warnings (see the JSON report).")
-    return [*lines, ""]
-
-
 def _header(report: RunReport) -> str:
     summary = report.summary
     lines = [
@@ -81,7 +68,7 @@ def _header(report: RunReport) -> str:
         "",
         _headline(report),
         "",
-        *_warnings(report),
+        *markdown_warnings(report.sections),
         "| traces | passed | failed | unreadable inputs | average score |",
         "|---:|---:|---:|---:|---:|",
         f"| {summary.total_traces} | {summary.passed_traces} | {summary.failed_traces} "

@@ -92,6 +92,7 @@ def render_compare_html(
         comparison.candidate,
         comparison.summary_dict(),
         (*compare_tables(comparison), *sections),
+        warnings=run_warnings(comparison.candidate_sections),
         note=NO_TRACES_COMPARE if traces is None else None,
     )
     return out.getvalue()

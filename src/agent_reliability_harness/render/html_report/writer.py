@@ -263,9 +263,11 @@ class HtmlCompareWriter(_Document):
         summary: Mapping[str, Any],
         sections: Sequence[HtmlTable] = (),
         *,
+        warnings: Sequence[Mapping[str, Any]] = (),
         note: str | None = None,
     ) -> Iterator[str]:
-        """The page, in pieces (after the last trace)."""
+        """The page, in pieces (after the last trace); `warnings`: the candidate run's
+        policy warnings."""
         head = {
             "policy_id": candidate.policy_id,
             "gate": gate.to_dict(),
@@ -273,7 +275,7 @@ class HtmlCompareWriter(_Document):
             "candidate": candidate.to_dict(),
             "summary": dict(summary),
         }
-        head.update(_extras(candidate.policy_id, (), note))
+        head.update(_extras(candidate.policy_id, warnings, note))
         return self._page("ARH comparison", head, sections)
 
     def finish(
@@ -284,7 +286,11 @@ class HtmlCompareWriter(_Document):
         summary: Mapping[str, Any],
         sections: Sequence[HtmlTable] = (),
         *,
+        warnings: Sequence[Mapping[str, Any]] = (),
         note: str | None = None,
     ) -> None:
         """Write the page to `out`; it is complete after this."""
-        self._write(self.page(gate, baseline, candidate, summary, sections, note=note))
+        pieces = self.page(
+            gate, baseline, candidate, summary, sections, warnings=warnings, note=note
+        )
+        self._write(pieces)
