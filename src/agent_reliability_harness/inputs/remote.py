@@ -10,6 +10,7 @@ from typing import Any, BinaryIO, TypeVar
 
 from ..errors import InputError
 from ..io import is_url
+from ..version import DISTRIBUTION
 
 _GLOB = re.compile(r"[*?\[]")
 _T = TypeVar("_T")
@@ -28,9 +29,7 @@ def _fsspec() -> Any:
     try:
         import fsspec  # noqa: PLC0415 - optional, only for URL inputs
     except ImportError:
-        raise InputError(
-            "reading URLs needs fsspec: pip install 'agent-reliability-harness[dask]'"
-        ) from None
+        raise InputError(f"reading URLs needs fsspec: pip install '{DISTRIBUTION}[dask]'") from None
     return fsspec
 
 

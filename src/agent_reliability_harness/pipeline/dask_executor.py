@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import ArhError
 from ..inputs import Unit
+from ..version import DISTRIBUTION
 from .partial import Partial
 from .plan import WorkPlan
 from .process import UnitProcessor
@@ -29,9 +30,7 @@ def _distributed() -> Any:
     try:
         import distributed  # noqa: PLC0415 - optional
     except ImportError:
-        raise DaskUnavailable(
-            "--dask needs Dask: pip install 'agent-reliability-harness[dask]'"
-        ) from None
+        raise DaskUnavailable(f"--dask needs Dask: pip install '{DISTRIBUTION}[dask]'") from None
     return distributed
 
 
