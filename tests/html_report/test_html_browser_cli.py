@@ -80,6 +80,30 @@ def test_compare_from_reports_says_it_has_no_timelines(
     page.close()
 
 
+def test_compare_page_shows_the_candidates_policy_warnings(
+    browser: Any, shots: list[Path], tmp_path: Path
+) -> None:
+    """From a real policy file with a typo, through `arh compare --policy --html-out`."""
+    data = "tests/compare/data"
+    policy = json.loads(Path(f"{data}/policy.json").read_text())
+    policy.setdefault("sequence", {})["forbiden_tools"] = ["x"]
+    typo = tmp_path / "typo.json"
+    typo.write_text(json.dumps(policy))
+    cli(["validate", "--policy", f"{data}/policy.json", f"{data}/baseline", "--json-out",
+         str(tmp_path / "baseline.json"), "--quiet"])  # fmt: skip
+    target = tmp_path / "compare-warned.html"
+    cli(["compare", "--baseline", str(tmp_path / "baseline.json"), "--policy", str(typo),
+         f"{data}/candidate", "--html-out", str(target), "--quiet"])  # fmt: skip
+    page = Page(browser, target, shots)
+    p = page.page
+    box = p.inner_text(".summary .warnings")
+    assert "1 policy warning" in box
+    assert f"{typo}: policy sequence.forbiden_tools: unknown key" in box
+    assert p.locator(".summary .banner").count() == 0  # made with the candidate's traces
+    page.shot("compare-policy-warnings")
+    page.close()
+
+
 def test_a_huge_streamed_trace_shows_a_bounded_timeline(
     browser: Any, shots: list[Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
