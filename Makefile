@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 DEMO_VENV ?= .venv-demo
 LINT_PATHS := src tests scripts $(wildcard benchmarks)
 
-.PHONY: setup tools browser demo test lint bench bench-quick
+.PHONY: setup tools browser shells demo test lint bench bench-quick
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -44,7 +44,13 @@ browser:
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; \
 	fi
 
-setup: $(VENV)/.installed tools browser
+# The shell completion tests check the zsh script with zsh itself (bash is always there).
+shells:
+	@if ! command -v zsh >/dev/null && command -v apt-get >/dev/null; then \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q zsh; \
+	fi
+
+setup: $(VENV)/.installed tools browser shells
 
 # The samples include failing traces on purpose, so exit code 1 is the expected result.
 demo: $(DEMO_VENV)/.installed

@@ -2,8 +2,9 @@
 
     python benchmarks/html_report.py [--traces 10000] [--keep DIR]
 
-Writes the benchmark corpus (about 11 KB of compact JSONL per trace), streams the
-report through HtmlReportWriter, then opens it from disk in Debian's chromium with
+Writes the benchmark corpus (about 11 KB of compact JSONL per trace), writes the report
+with `arh validate --html-out` (CPU seconds and peak RSS, against the same run with
+--json-out alone), then opens it from disk in Debian's chromium with
 Playwright (when both are installed) and times: the first trace rows on screen,
 a search that matches a trace id, a search that only the trace contents match, and
 opening a trace. Browser figures are wall-clock seconds of one run: read them as
@@ -16,6 +17,7 @@ import argparse
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -23,12 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import corpus
-
-from agent_reliability_harness.api import LoadedTrace, iter_traces, policy_from_dict
-from agent_reliability_harness.engine import Evaluator
-from agent_reliability_harness.models.report import SummaryBuilder
-from agent_reliability_harness.render import RenderOptions
-from agent_reliability_harness.render.html_report import HtmlReportWriter
 
 CHROMIUM = os.environ.get("ARH_CHROMIUM", "/usr/bin/chromium")
 ARGS = [
@@ -43,22 +39,28 @@ ARGS = [
 ]
 
 
-def write_report(traces: Path, target: Path) -> dict[str, Any]:
-    policy = policy_from_dict(corpus.POLICY)
-    evaluator = Evaluator(policy)
-    summary = SummaryBuilder()
-    started = time.process_time()
-    with open(target, "w", encoding="utf-8", newline="\n") as out:
-        writer = HtmlReportWriter(out, policy.policy_id, RenderOptions("bench"))
-        for item in iter_traces([str(traces)]):
-            if isinstance(item, LoadedTrace):
-                report = evaluator.evaluate(item.trace, item.source_path)
-                summary.add(report)
-                writer.add(report, item.trace)
-            else:
-                writer.add_failure(item)
-        writer.finish(summary.build())
-    return {"cpu_seconds_evaluate_and_write": round(time.process_time() - started, 2)}
+def _arh(args: list[str]) -> dict[str, Any]:
+    """Run `arh` in a child process: its CPU seconds and peak RSS (os.wait4's rusage)."""
+    command = [sys.executable, "-m", "agent_reliability_harness", *args]
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(child.pid, 0)
+    return {
+        "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 2),
+        "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+    }
+
+
+def write_report(traces: Path, target: Path, policy: Path) -> dict[str, Any]:
+    """The report as `arh validate --html-out` writes it (one process, --jobs 1), and the
+    same run without the page, to show what the page costs in time and memory."""
+    base = ["validate", "--policy", str(policy), str(traces), "--quiet", "--jobs", "1"]
+    json_only = _arh([*base, "--json-out", str(target.with_suffix(".json"))])
+    with_html = _arh([*base, "--json-out", str(target.with_suffix(".json")), "--html-out",
+                      str(target)])  # fmt: skip
+    return {
+        "cli_json_only": json_only,
+        "cli_json_and_html": with_html,
+    }
 
 
 def _search(page: Any, text: str) -> float:
@@ -106,9 +108,11 @@ def main(argv: list[str]) -> int:
     work.mkdir(parents=True, exist_ok=True)
     traces, report = work / "corpus.jsonl", work / "report.html"
     corpus.write_jsonl(str(traces), 5, args.traces)
+    policy = work / "policy.json"
+    policy.write_text(json.dumps(corpus.POLICY), encoding="utf-8")
     figures: dict[str, Any] = {"traces": args.traces}
     figures["trace_json_mb"] = round(traces.stat().st_size / 1e6, 1)
-    figures.update(write_report(traces, report))
+    figures.update(write_report(traces, report, policy))
     figures["report_mb"] = round(report.stat().st_size / 1e6, 1)
     last = json.loads(traces.read_text(encoding="utf-8").rsplit("\n", 2)[-2])
     # A customer id occurs in its own trace only: found by the contents search alone.

@@ -41,6 +41,15 @@ POLICIES = {"live": "samples/policy.json"}
 OPTIONS = RenderOptions(tool_version="0.0.0-test")
 
 
+@pytest.fixture(autouse=True)
+def _plain_console_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The console's defaults read CI (--show failures in CI logs), FORCE_COLOR and
+    NO_COLOR; every test starts without them (tests of those defaults set them), so the
+    suite prints the same under CI. helpers.IN_CI keeps what CI said."""
+    for name in ("CI", "FORCE_COLOR", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture
 def samples() -> Path:
     return SAMPLES

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
+# Whether the suite runs under CI (a missing tool then fails instead of skipping). Read
+# once at import: the tests themselves run without CI in their environment (conftest),
+# since it changes the console's default (--show failures).
+IN_CI = bool(os.environ.get("CI"))
 
 
 def tool_call(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -49,6 +50,11 @@ _POLICY = st.fixed_dictionaries(
         "allowed_tools": st.dictionaries(st.sampled_from(TOOLS), _TOOL, min_size=3, max_size=6),
     }
 )
+
+
+def _got(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _arg(step: Any, name: str) -> str:
@@ -116,7 +122,7 @@ def _reference(trace: Trace, policy: Policy) -> dict[str, list[Hit]]:
             out["ARH-SCH-007"].append(
                 Hit(
                     index,
-                    f"{_arg(step, name)} is not one of the allowed values",
+                    f"{_arg(step, name)} is not one of the allowed values (got {_got(value)})",
                     expected=list(spec.enum),
                     observed=brief(value),
                     step_id=step.step_id,

@@ -13,7 +13,7 @@ from junitparser import Error, Failure, JUnitXml
 from agent_reliability_harness.models.common import Severity
 from agent_reliability_harness.models.report import Finding, RunReport, TraceReport
 from agent_reliability_harness.render import RenderOptions, get_renderer, junit
-from agent_reliability_harness.render._text import xml_clean
+from agent_reliability_harness.render._escape import xml_clean
 
 
 def _load(text: str, tmp_path: Path) -> JUnitXml:

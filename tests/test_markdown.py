@@ -10,7 +10,7 @@ import pytest
 from agent_reliability_harness.models.common import Severity
 from agent_reliability_harness.models.report import Finding, InputFailure, RunReport, TraceReport
 from agent_reliability_harness.render import RenderOptions, markdown
-from agent_reliability_harness.render._text import md_code, md_text
+from agent_reliability_harness.render._escape import md_code, md_text
 from synthetic import synthetic_run
 
 pytestmark = pytest.mark.usefixtures("at_repo_root")  # inputs are read by relative path

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from agent_reliability_harness.models.common import Severity
 from agent_reliability_harness.models.report import Finding, RunReport
 from agent_reliability_harness.render import RenderOptions, sarif
 from agent_reliability_harness.rules import all_rules
+from helpers import IN_CI
 
 pytestmark = pytest.mark.usefixtures("at_repo_root")  # inputs are read by relative path
 
@@ -176,7 +176,7 @@ def test_input_errors_become_notifications(mixed_run: RunReport) -> None:
 @pytest.mark.parametrize("run_name", ["samples", "mixed", "live"])
 def test_valid_against_sarif_schema(run_name: str, report_of: Any) -> None:
     if not SCHEMA.exists():
-        if os.environ.get("CI"):
+        if IN_CI:
             pytest.fail(f"{SCHEMA} is missing: run `make setup` (installs .tools)")
         pytest.skip("SARIF schema not installed (make setup installs .tools)")
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))

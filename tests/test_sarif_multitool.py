@@ -9,13 +9,15 @@ import json
 import os
 import subprocess
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from agent_reliability_harness.models.report import RunReport
+from agent_reliability_harness.models.report import RunReport, Section
 from agent_reliability_harness.render import RenderOptions, sarif
+from helpers import IN_CI
 
 TOOL = (
     Path(__file__).resolve().parent.parent
@@ -34,7 +36,7 @@ ACCEPTED_NOTES = {
 
 def _validate(paths: list[Path], out: Path) -> list[dict[str, Any]]:
     if not TOOL.exists():
-        if os.environ.get("CI"):
+        if IN_CI:
             pytest.fail(f"{TOOL} is missing: `make setup` installs it into .tools/")
         pytest.skip("sarif-multitool is not installed (make setup installs it into .tools/)")
     env = {**os.environ, "DOTNET_CLI_TELEMETRY_OPTOUT": "1"}
@@ -55,11 +57,28 @@ def _validate(paths: list[Path], out: Path) -> list[dict[str, Any]]:
     return [r for run in log["runs"] for r in run.get("results", [])]
 
 
+def _with_extras(run: RunReport) -> RunReport:
+    """What v1 runs lack: policy warnings, several policies, inputs read by URL."""
+    warnings = [
+        {"source": "policies/a.json", "path": "sequence.forbiden_tools", "message": "unknown key"},
+        {"source": None, "path": "", "message": "a policy given as an object"},
+    ]
+    reports = tuple(
+        replace(r, policy_id=f"p{n % 2}", source_path=f"s3://bucket/traces/{n} x.json")
+        for n, r in enumerate(run.reports)
+    )
+    return replace(
+        run, policy_id="p0, p1", reports=reports, sections=(Section("policy_warnings", warnings),)
+    )
+
+
 def test_validator_accepts_our_sarif(report_of: Callable[[str], RunReport], tmp_path: Path) -> None:
     paths = []
-    for name in ("samples", "mixed", "live"):
+    runs = {name: report_of(name) for name in ("samples", "mixed", "live")}
+    runs["extras"] = _with_extras(runs["mixed"])
+    for name, run in runs.items():
         path = tmp_path / f"{name}.sarif"
-        path.write_text(sarif.render_run(report_of(name), RenderOptions("1.0.0")), "utf-8")
+        path.write_text(sarif.render_run(run, RenderOptions("1.0.0")), "utf-8")
         paths.append(path)
     results = _validate(paths, tmp_path / "validation.sarif")
     serious = [r for r in results if r.get("level", "warning") in {"error", "warning"}]

@@ -125,11 +125,21 @@ def decode_bytes(data: bytes) -> str:
         ) from None
 
 
+_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def is_url(raw: str) -> bool:
+    """Whether an argument names a URL (`scheme://...`) rather than a local path."""
+    return _URL_SCHEME.match(raw) is not None
+
+
 def display_path(path: str | os.PathLike[str], cwd: str | None = None) -> str:
     """A stable, machine-independent name for a path: relative to the working directory
-    (`cwd`, looked up when not given)."""
+    (`cwd`, looked up when not given); a URL as given (`scheme://` intact)."""
     if str(path) == STDIN:
         return STDIN_NAME
+    if isinstance(path, str) and is_url(path):
+        return path
     pure = PurePath(path)
     if pure.is_absolute():
         with contextlib.suppress(ValueError, OSError):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from agent_reliability_harness.adapters import detect, to_canonical
 from agent_reliability_harness.api import validate
 from agent_reliability_harness.errors import AdapterError
 from agent_reliability_harness.models.trace import parse_trace
+from helpers import IN_CI
 
 HERE = Path(__file__).resolve().parent
 FORMATS = tuple(make_fixtures.RENDERERS)
@@ -87,7 +87,7 @@ def _installed(module: str) -> bool:
 def test_fixtures_are_current() -> None:
     missing = [m for m in SDKS if not _installed(m)]
     if missing:
-        if os.environ.get("CI"):
+        if IN_CI:
             pytest.fail(f"SDKs missing in CI: {missing}; install the test-adapters extra")
         pytest.skip(f"SDKs not installed: {missing}")
     built = make_fixtures.build_all()

@@ -1,6 +1,6 @@
 """The HTML report in a real browser: Debian's chromium driven by Playwright.
 
-Opens pages written by the streaming writer from disk (file://), clicks, filters,
+Opens pages written by the streaming writer and by the CLI from disk (file://), clicks, filters,
 searches and types as a person would, and keeps screenshots in
 build/artifacts/html/ (printed at the end of the run). Locally the tests skip when
 chromium or playwright is missing; under CI they fail instead, so they always run there.
@@ -9,129 +9,34 @@ chromium or playwright is missing; under CI they fail instead, so they always ru
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser import Page, cli_page, write
 from html_helpers import OPTIONS, evaluated, run_of, streamed_html
 
 from agent_reliability_harness.api import load_policy, validate_paths
 from agent_reliability_harness.compare import compare
 from agent_reliability_harness.render.html_report import render_compare_html
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("ARH_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = ROOT / "build" / "artifacts" / "html"
-# As root and without network: no sandbox, and no background connections to refuse.
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 pytestmark = pytest.mark.usefixtures("at_repo_root")
 
 
-def _missing() -> str | None:
-    try:
-        import playwright.sync_api  # noqa: F401, PLC0415
-    except ImportError:
-        return "the playwright package is missing: pip install -e '.[test-browser]'"
-    if not Path(CHROMIUM).exists():
-        return f"no chromium at {CHROMIUM}: apt-get install chromium (or set ARH_CHROMIUM)"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    reason = _missing()
-    if reason:
-        if os.environ.get("CI"):
-            pytest.fail(f"browser tests must run in CI: {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415
-
-    with sync_playwright() as driver:
-        context = driver.chromium.launch_persistent_context(
-            str(tmp_path_factory.mktemp("chromium-profile")),
-            executable_path=CHROMIUM,
-            headless=True,
-            args=ARGS,
-            viewport={"width": 1280, "height": 860},
-            color_scheme="light",
-        )
-        yield context
-        context.close()
-
-
-@pytest.fixture(scope="module")
-def shots() -> Iterator[list[Path]]:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    taken: list[Path] = []
-    yield taken
-    if taken:
-        print("\nHTML report screenshots:\n" + "\n".join(f"  {p}" for p in taken))
-
-
-class Page:
-    """One open page, with what it logged and whether it ever tried to run injected code."""
-
-    def __init__(self, browser: Any, path: Path, shots: list[Path]) -> None:
-        self.page = browser.new_page()
-        self.shots = shots
-        self.console: list[str] = []
-        self.dialogs: list[str] = []
-        self.errors: list[str] = []
-        self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.on("dialog", self._dialog)
-        self.page.goto(path.as_uri())
-        self.page.wait_for_selector("body[data-ready='1']")
-        assert not self.errors, self.errors
-
-    def _dialog(self, dialog: Any) -> None:
-        self.dialogs.append(dialog.message)
-        dialog.dismiss()
-
-    def row(self, trace_id: str) -> Any:
-        return self.page.locator(".list .row", has=self.page.get_by_text(trace_id, exact=True))
-
-    def visible_ids(self) -> list[str]:
-        return [t.strip() for t in self.page.locator(".list .row .rid").all_inner_texts()]
-
-    def search(self, text: str) -> None:
-        self.page.fill("input[type=search]", text)
-        self.page.wait_for_selector(f"body[data-searched={json.dumps(text.lower())}]")
-
-    def shot(self, name: str) -> None:
-        path = ARTIFACTS / f"{name}.png"
-        self.page.evaluate("window.scrollTo(0, 0)")  # the trace list is sticky
-        self.page.screenshot(path=str(path), full_page=True)
-        self.shots.append(path)
-
-    def close(self) -> None:
-        assert not self.errors, self.errors
-        self.page.close()
-
-
-def _write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8", newline="\n")
-    return path
-
-
-@pytest.fixture
-def samples_page(browser: Any, shots: list[Path], tmp_path: Path) -> Iterator[Page]:
-    path = _write(
-        tmp_path, "samples.html", streamed_html("samples/policy.json", ["samples/traces"])
-    )
-    page = Page(browser, path, shots)
+@pytest.fixture(params=["writer", "cli"])
+def samples_page(
+    request: pytest.FixtureRequest, browser: Any, shots: list[Path], tmp_path: Path
+) -> Iterator[Page]:
+    """The samples' page as the writer makes it from (report, trace) pairs, and as the CLI
+    writes it: every test on it runs on both."""
+    if request.param == "cli":
+        path = cli_page(tmp_path, "samples.html", ["--policy", "samples/policy.json",
+                                                    "samples/traces"])  # fmt: skip
+    else:
+        html = streamed_html("samples/policy.json", ["samples/traces"])
+        path = write(tmp_path, "samples.html", html)
+    page = Page(browser, path, shots, request.param)
     yield page
     page.close()
 
@@ -223,9 +128,7 @@ def test_keyboard_moves_opens_and_searches(samples_page: Page) -> None:
 
 
 def test_dark_mode_follows_the_system(browser: Any, shots: list[Path], tmp_path: Path) -> None:
-    path = _write(
-        tmp_path, "samples.html", streamed_html("samples/policy.json", ["samples/traces"])
-    )
+    path = write(tmp_path, "samples.html", streamed_html("samples/policy.json", ["samples/traces"]))
     page = Page(browser, path, shots)
     light = page.page.evaluate("getComputedStyle(document.body).backgroundColor")
     page.page.emulate_media(color_scheme="dark")
@@ -249,8 +152,8 @@ def test_long_output_is_cut_with_its_length_and_expands(
             {"step_id": "s2", "type": "model_response", "text": "Done."},
         ],
     }  # fmt: skip
-    source = _write(tmp_path, "long.json", json.dumps(trace))
-    path = _write(tmp_path, "long.html", streamed_html("samples/policy.json", [str(source)]))
+    source = write(tmp_path, "long.json", json.dumps(trace))
+    path = write(tmp_path, "long.html", streamed_html("samples/policy.json", [str(source)]))
     page = Page(browser, path, shots)
     page.row("long-output").click()
     output = page.page.locator("#step-0 .field", has_text="output")
@@ -265,7 +168,7 @@ def test_hostile_trace_runs_no_script_and_shows_its_text(
     browser: Any, shots: list[Path], tmp_path: Path
 ) -> None:
     source = json.loads(Path("tests/data/html/xss.json").read_text(encoding="utf-8"))
-    path = _write(
+    path = write(
         tmp_path, "xss.html", streamed_html("samples/policy.json", ["tests/data/html/xss.json"])
     )
     page = Page(browser, path, shots)
@@ -315,7 +218,7 @@ def test_compare_page_shows_new_fixed_and_unchanged(
     _, pairs, failures = evaluated(f"{data}/policy.json", [f"{data}/candidate"])
     comparison = compare(baseline, run_of(policy.policy_id, pairs, failures))
     traces = {report.trace_id: trace for report, trace in pairs}
-    path = _write(tmp_path, "compare.html", render_compare_html(comparison, traces, OPTIONS))
+    path = write(tmp_path, "compare.html", render_compare_html(comparison, traces, OPTIONS))
     page = Page(browser, path, shots)
     p = page.page
     assert "Gate (regressions): failed" in p.inner_text(".summary")

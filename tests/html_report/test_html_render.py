@@ -21,6 +21,8 @@ from typing import Any
 import msgspec
 import pytest
 from html_helpers import OPTIONS, evaluated, run_of, streamed_html
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent_reliability_harness.api import load_policy, validate, validate_paths
 from agent_reliability_harness.compare import compare
@@ -36,7 +38,12 @@ from agent_reliability_harness.render.html_report import (
     run_fragment,
     task_sections,
 )
-from agent_reliability_harness.render.html_report.encode import STEP_FIELDS, script_json
+from agent_reliability_harness.render.html_report.encode import (
+    STEP_FIELDS,
+    StepFitter,
+    script_json,
+    trace_body,
+)
 
 pytestmark = pytest.mark.usefixtures("at_repo_root")  # inputs are read by relative path
 
@@ -340,3 +347,30 @@ def test_task_tables_from_the_repeated_run_report() -> None:
     assert [s["title"] for s in index["sections"]] == [passk.title, flaky.title, "Notes"]
     assert index["sections"][0]["filter"] == [0, "task"]
     assert index["sections"][2]["rows"] == [["<b>x</b>"]]
+
+
+@settings(max_examples=60)
+@given(
+    lengths=st.lists(st.integers(0, 400), max_size=30),
+    chunk=st.integers(1, 8),
+    max_string=st.integers(1, 300),
+    max_steps=st.integers(0, 25),
+    max_trace=st.integers(0, 4_000),
+)
+def test_step_fitter_in_chunks_equals_the_whole_body(
+    lengths: list[int], chunk: int, max_string: int, max_steps: int, max_trace: int
+) -> None:
+    """A trace streamed a chunk of steps at a time embeds exactly what it would whole."""
+    steps = [
+        {"step_id": f"s{n}", "type": "tool_call", "tool_name": "t", "arguments": {"q": "<" * k},
+         "output": "x" * k}
+        for n, k in enumerate(lengths)
+    ]  # fmt: skip
+    trace = parse_trace({"trace_id": "t", "agent_name": "a", "workflow": "w", "steps": steps,
+                         "metadata": {"note": "m" * 500}})  # fmt: skip
+    limits = EmbedLimits(max_string, max_steps, max_trace)
+    fitter = StepFitter(limits)
+    for start in range(0, len(trace.steps), chunk):
+        fitter.add(trace.steps[start : start + chunk])
+    head = msgspec.structs.replace(trace, steps=())
+    assert fitter.body(head) == trace_body(trace, limits)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, TextIO
 
@@ -21,7 +22,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "infer": ("infer_cmd", "learn a policy from runs known to be good"),
     "rules": ("rules_cmd", "list every rule"),
     "check-policy": ("check_policy_cmd", "check policy files (with --strict, warnings fail)"),
+    "completion": ("completion_cmd", "print a shell completion script (bash or zsh)"),
 }
+
+# `--show` (render.base.SHOW_MODES, spelled here so that building the parser imports
+# no renderer).
+SHOW_MODES = ("all", "failures", "summary")
+
+
+def _one_line(message: str) -> str:
+    # Messages quote file names and trace text: one line, no control sequences.
+    from ..render._escape import term  # noqa: PLC0415 - not for `arh --version`
+
+    return term(message)
 
 
 @dataclass
@@ -35,14 +48,37 @@ class Streams:
         return cls(sys.stdout, sys.stderr, sys.stdin.buffer if sys.stdin else None)
 
     def error(self, message: str) -> None:
-        print(f"error: {message}", file=self.err)
+        print(f"error: {_one_line(message)}", file=self.err)
 
     def warn(self, message: str) -> None:
-        print(f"warning: {message}", file=self.err)
+        print(f"warning: {_one_line(message)}", file=self.err)
 
-    def color(self) -> bool:
+    def terminal(self) -> bool:
+        """Whether standard output is a terminal."""
         isatty = getattr(self.out, "isatty", None)
-        return bool(isatty and isatty()) and "NO_COLOR" not in os.environ
+        try:
+            return bool(isatty and isatty())
+        except ValueError:  # closed
+            return False
+
+    def color(self, env: Mapping[str, str] | None = None) -> bool:
+        """Colour on a terminal (not TERM=dumb). A non-empty FORCE_COLOR forces it, even
+        into a file or pipe; otherwise a non-empty NO_COLOR turns it off (no-color.org:
+        `NO_COLOR=` empty does not)."""
+        env = os.environ if env is None else env
+        if env.get("FORCE_COLOR"):
+            return True
+        if env.get("NO_COLOR"):
+            return False
+        return self.terminal() and env.get("TERM") != "dumb"
+
+    def default_show(self, env: Mapping[str, str] | None = None) -> str:
+        """`--show` when not given: every trace on a terminal; only the failing ones in CI
+        (a non-empty CI variable other than false/0, as CI services set it) when the
+        output goes to a log; every trace otherwise."""
+        env = os.environ if env is None else env
+        in_ci = env.get("CI", "").strip().lower() not in ("", "0", "false")
+        return "failures" if in_ci and not self.terminal() else "all"
 
 
 def score_arg(value: str) -> float:
@@ -75,6 +111,17 @@ def add_identity_args(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument("--agent-name", metavar="NAME", help="agent name")
     group.add_argument("--workflow", metavar="NAME", help="workflow label")
+
+
+def add_show_arg(parser: argparse.ArgumentParser, what: str = "traces") -> None:
+    """`--show all|failures|summary`: what the console prints per trace."""
+    parser.add_argument(
+        "--show",
+        choices=SHOW_MODES,
+        default=None,
+        help=f"console output: all {what}, only the failing ones, or the summary alone "
+        "(default: all on a terminal, failures when CI is set and output is not a terminal)",
+    )
 
 
 def task_ids_arg(value: str) -> object:

@@ -21,6 +21,7 @@ from .common import (
     EXIT_USAGE,
     Streams,
     add_run_args,
+    add_show_arg,
     add_strict_arg,
     add_task_args,
     load_run_policies,
@@ -101,6 +102,7 @@ def _add_outputs(parser: argparse.ArgumentParser) -> None:
         help="save the candidate as a JSON report (the next baseline)",
     )
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    add_show_arg(parser, "changed traces")
 
 
 def _misuse(args: argparse.Namespace) -> str | None:
@@ -167,8 +169,9 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     if loaded is None:
         return EXIT_INPUT
     baseline, candidate = loaded
+    show = args.show or io.default_show()
     outputs = regression.CompareOutputs(
-        io.out, args.quiet, io.color(), files, args.candidate_json_out, __version__
+        io.out, args.quiet, io.color(), files, args.candidate_json_out, __version__, show
     )
     gate = GateOptions(GateMode(args.fail_on), args.max_score_drop, task_ids=args.task_id_from)
     if args.alpha is not None:
@@ -195,7 +198,14 @@ def _load(args: argparse.Namespace, io: Streams, regression: Any) -> tuple[Any, 
         )
         executor = make_executor(args.jobs, args.dask)
         candidate = regression.validate_candidate(
-            args.paths, policies, options, io, executor=executor, stdin=io.stdin, sections=sections
+            args.paths,
+            policies,
+            options,
+            io,
+            executor=executor,
+            stdin=io.stdin,
+            sections=sections,
+            trace_bodies=any(r.needs_traces for r, _ in _outputs(args)),
         )
     except ArhError as exc:
         io.error(str(exc))

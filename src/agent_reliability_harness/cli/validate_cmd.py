@@ -18,6 +18,7 @@ from .common import (
     Streams,
     add_identity_args,
     add_run_args,
+    add_show_arg,
     add_strict_arg,
     add_task_args,
     identity_from,
@@ -59,6 +60,7 @@ def add_parser(subparsers: Any) -> None:
             help=f"write the {renderer.description} to FILE",
         )
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    add_show_arg(parser)
     add_strict_arg(parser)
     add_identity_args(parser)
     add_task_args(parser)
@@ -96,8 +98,11 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     progress = Progress.for_stream(io.err, args.paths, not args.quiet)
     sinks: list[pipeline.Sink] = [pipeline.ErrorSink(io, args.allow_empty, progress.clear)]
     if not args.quiet:
-        shown = RenderOptions(tool_version=__version__, color=io.color())
-        sinks.append(pipeline.ConsoleSink(io.out, shown, progress.clear))
+        show = args.show or io.default_show()
+        shown = RenderOptions(tool_version=__version__, color=io.color(), show=show)
+        # Each policy warning is on stderr already (load_run_policies): counted only.
+        console = pipeline.ConsoleSink(io.out, shown, progress.clear, list_warnings=False)
+        sinks.append(console)
     context = pipeline.OutputContext(io.out, io, RenderOptions(__version__))
     sinks.extend(pipeline.output_sinks(targets, context))
     sinks.append(progress)

@@ -297,4 +297,5 @@ def compare(
         traces=traces,
         gate=decide(traces, options, repeated),
         repeated=repeated,
+        candidate_sections=tuple(candidate.sections),
     )

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..models.common import Severity
-from ..models.report import Finding, RunReport, TraceReport
+from ..models.report import Finding, RunReport, Section, TraceReport
 
 if TYPE_CHECKING:
     from .repeated import RepeatedComparison
@@ -226,6 +226,9 @@ class Comparison:
     gate: Gate
     # Both sides hold repeated runs: the per-task verdicts (None: v1 compare alone).
     repeated: RepeatedComparison | None = None
+    # The candidate run's report sections (its policy warnings are shown by every
+    # compare renderer); not part of the comparison's JSON.
+    candidate_sections: tuple[Section, ...] = ()
 
     def by_task(self, trace: TraceComparison) -> bool:
         """Whether a trace is judged with its task's runs (repeated runs), not alone."""

@@ -4,19 +4,18 @@ object storage; fsspec is imported only when a URL is given (`pip install 'arh[d
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 from ..errors import InputError
+from ..io import is_url
 from ..version import DISTRIBUTION
 
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _GLOB = re.compile(r"[*?\[]")
+_T = TypeVar("_T")
 
-
-def is_url(raw: str) -> bool:
-    """Whether an input argument names a URL rather than a local path."""
-    return _SCHEME.match(raw) is not None
+__all__ = ["RemoteFile", "expand_url", "is_url", "open_remote"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,11 +33,26 @@ def _fsspec() -> Any:
     return fsspec
 
 
+def _store(call: Callable[[], _T]) -> _T:
+    """`call()` with the store's own failures as InputError `cannot read: <why>`: an
+    unknown scheme, a filesystem whose packages are missing (https:// needs aiohttp),
+    a refused connection. OSError passes through (the caller words it)."""
+    try:
+        return call()
+    except (ImportError, ValueError, RuntimeError) as exc:
+        raise InputError(f"cannot read: {exc}") from None
+
+
 def expand_url(raw: str, suffixes: tuple[str, ...]) -> list[tuple[str, RemoteFile, str]]:
     """(display name, file, path relative to the argument) for each file a URL names: the
     file itself, every file matching a glob, or every file with one of `suffixes` under a
     directory (sorted as a local walk is). Raises InputError (OSError from the store)."""
-    fs, root = _fsspec().core.url_to_fs(raw)
+    fsspec = _fsspec()
+    return _store(lambda: _expand(fsspec, raw, suffixes))
+
+
+def _expand(fsspec: Any, raw: str, suffixes: tuple[str, ...]) -> list[tuple[str, RemoteFile, str]]:
+    fs, root = fsspec.core.url_to_fs(raw)
     if _GLOB.search(root):
         found = [p for p in sorted(fs.glob(root)) if fs.isfile(p)]
         return [(fs.unstrip_protocol(p), RemoteFile(fs.unstrip_protocol(p)), p) for p in found]
@@ -64,7 +78,8 @@ def expand_url(raw: str, suffixes: tuple[str, ...]) -> list[tuple[str, RemoteFil
 def open_remote(file: RemoteFile) -> BinaryIO:
     """The file opened for reading (close it); raises OSError."""
     try:
-        handle: BinaryIO = _fsspec().open(file.url, "rb").open()
+        fsspec = _fsspec()
+        handle: BinaryIO = _store(lambda: fsspec.open(file.url, "rb").open())
     except InputError as exc:
-        raise OSError(str(exc)) from None
+        raise OSError(str(exc).removeprefix("cannot read: ")) from None
     return handle

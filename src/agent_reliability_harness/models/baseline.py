@@ -7,6 +7,7 @@ error names the field as a path such as `reports[3].findings[0].severity`.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ from .common import (
     string_problem,
 )
 from .common import type_name as _type_name
-from .report import Finding, RunReport, TraceReport
+from .policy_warnings import POLICY_WARNINGS
+from .report import Finding, RunReport, Section, TraceReport
 
 _SEVERITIES = {s.value: s for s in Severity}
 _SEVERITY_CHOICES = ", ".join(s.value for s in Severity)
@@ -248,7 +250,35 @@ def parse_report(data: Any) -> RunReport:
         reports.append(report)
     if not policy_id:
         policy_id = next((r.policy_id for r in reports if r.policy_id), "")
-    return RunReport.build(policy_id, tuple(reports))
+    built = RunReport.build(policy_id, tuple(reports))
+    warnings = _policy_warnings(data.get(POLICY_WARNINGS))
+    return built if warnings is None else replace(built, sections=(warnings,))
+
+
+def _policy_warnings(value: Any) -> Section | None:
+    """The report's `policy_warnings` (models/policy_warnings.py), kept so that a compare
+    of two reports still shows the candidate's; None when the report has none."""
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise _bad(POLICY_WARNINGS, f"must be an array (got {_type_name(value)})")
+    entries: list[dict[str, Any]] = []
+    for index, item in enumerate(value):
+        where = f"{POLICY_WARNINGS}[{index}]"
+        if not isinstance(item, dict):
+            raise _bad(where, f"must be an object (got {_type_name(item)})")
+        ids = item.get("policy_ids", [])
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise _bad(f"{where}.policy_ids", "must be an array of strings")
+        entries.append(
+            {
+                "source": _opt_str(item, "source", where, None),
+                "path": _opt_str(item, "path", where, "") or "",
+                "message": _opt_str(item, "message", where, "") or "",
+                "policy_ids": list(ids),
+            }
+        )
+    return Section(POLICY_WARNINGS, entries) if entries else None
 
 
 def read_report(data: bytes, name: str) -> RunReport:

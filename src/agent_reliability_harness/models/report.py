@@ -217,6 +217,9 @@ class Section:
     summary: tuple[tuple[str, Any], ...] = ()
 
 
+# A run judged by several policies names them all in its policy_id, joined by this.
+POLICY_SEPARATOR = ", "
+
 # The top-level arrays of a run report; `run_fields` marks where they go.
 REPORTS = "reports"
 INPUT_ERRORS = "input_errors"

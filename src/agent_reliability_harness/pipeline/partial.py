@@ -3,7 +3,7 @@ one function that merges them, in input order, into the run's result and its sin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -43,12 +43,18 @@ class PartialBuilder:
             pieces={spec.name: [] for spec in needs.pieces},
             sections={spec.key: spec.factory() for spec in needs.sections},
         )
-        self._pieces = tuple((spec.encode, self.partial.pieces[spec.name]) for spec in needs.pieces)
+        self._pieces = tuple(
+            (spec.name, spec.encode, self.partial.pieces[spec.name]) for spec in needs.pieces
+        )
         self._states = tuple(self.partial.sections.values())
         self._keep = needs.keep_reports
         self._views = bool(self._pieces or self._states)
 
-    def add(self, report: TraceReport, trace: Trace | None) -> None:
+    def add(
+        self, report: TraceReport, trace: Trace | None, texts: Mapping[str, str] | None = None
+    ) -> None:
+        """One evaluated trace; `texts` are pieces already made (by StepConsumers, for a
+        trace streamed a chunk at a time), by piece name."""
         partial = self.partial
         partial.passed += report.passed
         partial.scores.append(report.score)
@@ -61,8 +67,9 @@ class PartialBuilder:
             partial.reports.append(report)
         if self._views:
             view = TraceView(report, trace)
-            for encode, texts in self._pieces:
-                texts.append(encode(view))
+            for name, encode, pieces in self._pieces:
+                made = texts.get(name) if texts else None
+                pieces.append(encode(view) if made is None else made)
             for state in self._states:
                 state.add(view)
 

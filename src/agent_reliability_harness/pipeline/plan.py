@@ -3,7 +3,7 @@ extensions that sinks asked for) and the extension points themselves."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -11,7 +11,7 @@ from ..adapters import AUTO, Identity
 from ..models.policy import Policy
 from ..models.report import Section, TraceReport
 from ..models.task_ids import TaskIds
-from ..models.trace import Trace
+from ..models.trace import Step, Trace
 from ..scoring import DEFAULT_FAIL_UNDER
 
 
@@ -49,14 +49,29 @@ class SectionSpec:
     factory: Callable[[], Accumulator]
 
 
+class StepConsumer(Protocol):
+    """Builds a per-trace text from a trace too big to hold, fed its steps a chunk at a
+    time as the evaluator streams them (e.g. the HTML report's bounded timeline)."""
+
+    def add(self, steps: Sequence[Step]) -> None:
+        """The next steps of the trace, in order."""
+
+    def finish(self, view: TraceView, head: Trace) -> str:
+        """The text, once every step was added: `head` holds the trace's top-level
+        fields (steps=()), `view.trace` is None."""
+
+
 @dataclass(frozen=True, slots=True)
 class PieceSpec:
     """A per-trace text made where the trace is evaluated (a worker) and handed to the
     sinks in input order (`Partial.pieces[name]`): the JSON report element, the console
-    block, or a trace body for an HTML report. `encode` must be importable."""
+    block, or a trace body for an HTML report. `encode` must be importable. For a trace
+    evaluated a chunk of steps at a time (TraceView.trace is None), `streamed`, when
+    given, makes a StepConsumer whose text replaces `encode`'s."""
 
     name: str
     encode: Callable[[TraceView], str]
+    streamed: Callable[[], StepConsumer] | None = None
 
 
 @dataclass(frozen=True, slots=True)

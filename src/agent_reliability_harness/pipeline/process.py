@@ -13,7 +13,7 @@ from ..models.report import InputFailure
 from ..models.trace_stream import StreamDeclined, TraceStream
 from .documents import BigFile, Loaded, Reader
 from .partial import Partial, PartialBuilder
-from .plan import WorkPlan
+from .plan import TraceView, WorkPlan
 from .routing import Router, no_policy_message
 
 
@@ -74,6 +74,7 @@ class UnitProcessor:
     def _streamed(self, path: Location, source: str, builder: PartialBuilder) -> bool:
         # The policy is known only once the trace's labels are (they may follow the
         # steps), so each policy the trace may end up with sees every chunk.
+        consumers = [(s.name, s.streamed()) for s in self.plan.needs.pieces if s.streamed]
         try:
             with open_binary(path) as handle:
                 stream = TraceStream(handle)
@@ -81,6 +82,8 @@ class UnitProcessor:
                 for steps in stream.chunks():
                     for run in runs:
                         run.add(steps)
+                    for _, consumer in consumers:
+                        consumer.add(steps)
                 head, line = stream.head, stream.start_line
                 if self.task_ids is not None:
                     head = self.task_ids.trace(head)
@@ -92,7 +95,9 @@ class UnitProcessor:
             builder.fail(InputFailure(source, no_policy_message(head)))
             return True
         run = runs[self.router.possible.index(evaluator)]
-        builder.add(run.finish(head, source, line), None)
+        report = run.finish(head, source, line)
+        view = TraceView(report, None)
+        builder.add(report, None, {name: c.finish(view, head) for name, c in consumers})
         return True
 
 

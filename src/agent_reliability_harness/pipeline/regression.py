@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compare import Comparison, GateOptions, check_unique_ids, compare
 from ..errors import ReportError
-from ..io import display_path, read_bytes
+from ..inputs import RemoteFile
+from ..inputs.remote import open_remote
+from ..io import display_path, is_url, read_bytes
 from ..models.baseline import read_report
 from ..models.policy import Policy
 from ..models.report import RunReport, Section
@@ -19,6 +21,9 @@ from .partial import Sink
 from .run import RunOptions, run
 from .sinks import ErrorSink, Messages, ReportSink, write_output
 
+if TYPE_CHECKING:  # the HTML report's code is imported only when a page is written
+    from .html_output import TraceBodies
+
 EMPTY_CANDIDATE = "no traces found in the given paths: every baseline trace counts as removed"
 
 
@@ -26,20 +31,29 @@ def read_run_report(path: str, stdin: Any = None) -> tuple[RunReport, bytes]:
     """A report file (`-`: standard input) and its bytes; ReportError naming file and field."""
     name = display_path(path)
     try:
-        data = read_bytes(path, stdin)
+        data = _read_url(path) if is_url(path) else read_bytes(path, stdin)
     except OSError as exc:
         raise ReportError(f"{name}: cannot read: {exc.strerror or exc}") from None
     return read_report(data, name), data
 
 
+def _read_url(url: str) -> bytes:
+    """A report named by URL (s3://..., through fsspec, as trace inputs are read)."""
+    with open_remote(RemoteFile(url)) as handle:
+        data: bytes = handle.read()
+    return data
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """The candidate side: its report, whether all its inputs were read, and its text
-    when it was given as a report (saved as given by --candidate-json-out)."""
+    """The candidate side: its report, whether all its inputs were read, its text when
+    it was given as a report (saved as given by --candidate-json-out), and its traces'
+    embedded bodies when it was validated now for an HTML page."""
 
     report: RunReport
     ok: bool = True
     text: str | None = None
+    bodies: TraceBodies | None = None
 
 
 def validate_candidate(
@@ -51,20 +65,28 @@ def validate_candidate(
     executor: Executor | None = None,
     stdin: Any = None,
     sections: Sequence[Section] = (),
+    trace_bodies: bool = False,
 ) -> Candidate:
     """Validate PATH... now (streamed, on any executor); unreadable inputs are reported
     through `messages`; `sections` (the policies' warnings) go into the candidate report.
-    ReportError when one trace_id is judged twice by one policy."""
+    ReportError when one trace_id is judged twice by one policy. `trace_bodies`: keep
+    each trace's HTML body (spooled) for the compare page's timelines."""
     collector = ReportSink()
     errors = ErrorSink(messages, options.allow_empty, empty_warning=EMPTY_CANDIDATE)
     sinks: list[Sink] = [errors, collector]
+    bodies = None
+    if trace_bodies:
+        from .html_output import TraceBodies  # noqa: PLC0415
+
+        bodies = TraceBodies()
+        sinks.append(bodies)
     result = run(
         paths, policies, sinks, options=options, executor=executor, stdin=stdin, sections=sections
     )
     assert collector.run is not None
     check_unique_ids(collector.run)
     ok = result.input_errors == 0 and (options.allow_empty or not result.empty)
-    return Candidate(collector.run, ok)
+    return Candidate(collector.run, ok, bodies=bodies)
 
 
 def given_candidate(path: str, stdin: Any = None) -> Candidate:
@@ -84,6 +106,7 @@ class CompareOutputs:
     files: Sequence[tuple[Renderer, str]] = ()
     candidate_json: str | None = None
     tool_version: str = "0"
+    show: str = "all"
 
 
 def gate(
@@ -97,11 +120,18 @@ def gate(
     candidate input was read and every output written."""
     comparison = compare(baseline, candidate.report, options)
     if not outputs.quiet:
-        shown = RenderOptions(tool_version=outputs.tool_version, color=outputs.color)
+        shown = RenderOptions(outputs.tool_version, outputs.color, outputs.show)
         outputs.stdout.write(get_renderer("compare", "console").render(comparison, shown))
     written = True
     plain = RenderOptions(outputs.tool_version)
     for renderer, target in outputs.files:
+        if renderer.needs_traces and candidate.bodies is not None:
+            from .html_output import write_compare_html  # noqa: PLC0415
+
+            written &= write_compare_html(
+                comparison, candidate.bodies, target, plain, out=outputs.stdout, messages=messages
+            )
+            continue
         text = renderer.render(comparison, plain)
         written &= write_output(target, (text,), outputs.stdout, messages)
     if outputs.candidate_json:

@@ -13,7 +13,7 @@ from ..adapters import AUTO, Identity
 from ..inputs import Entry, Unit, expand_paths, iter_units
 from ..io import Failure
 from ..models.policy import Policy
-from ..models.report import Section
+from ..models.report import POLICY_SEPARATOR, Section
 from ..models.task_ids import TaskIds
 from ..scoring import DEFAULT_FAIL_UNDER
 from . import executors
@@ -38,7 +38,7 @@ class RunOptions:
 
 def run_policy_id(policies: Sequence[Policy]) -> str:
     """The run report's policy_id: the one policy's, or every policy's, comma-separated."""
-    return ", ".join(dict.fromkeys(policy.policy_id for policy in policies))
+    return POLICY_SEPARATOR.join(dict.fromkeys(policy.policy_id for policy in policies))
 
 
 def make_plan(policies: Sequence[Policy], options: RunOptions, sinks: Sequence[Sink]) -> WorkPlan:

@@ -14,7 +14,7 @@ from typing import Protocol, TextIO
 from ..io import STDIN, Spool, write_atomic
 from ..models.report import InputFailure, RunReport, TraceReport
 from ..render import Renderer, RenderOptions
-from ..render.console import summary_text, trace_text
+from ..render.console import summary_text, trace_text, unmapped_items
 from ..render.json_ import array_text, failure_element, report_element, run_pieces
 from ..render.tasks import console_text as tasks_text
 from .partial import Partial, RunResult, Sink
@@ -47,8 +47,17 @@ JSON_PIECE = PieceSpec("json", json_piece)
 
 
 def console_spec(options: RenderOptions) -> PieceSpec:
-    name = "console+color" if options.color else "console"
+    name = f"console:{options.show}" + ("+color" if options.color else "")
     return PieceSpec(name, functools.partial(console_piece, options))
+
+
+def unmapped_piece(view: TraceView) -> str:
+    """How many of the trace's transcript items were not mapped ("" for none)."""
+    count = unmapped_items(view.report)
+    return str(count) if count else ""
+
+
+UNMAPPED_PIECE = PieceSpec("unmapped", unmapped_piece)
 
 
 class ErrorSink:
@@ -89,26 +98,38 @@ class ErrorSink:
 
 
 class ConsoleSink:
-    """Human text, one block per trace as it arrives, then the summary line."""
+    """Human text, one block per trace as it arrives, then the summary line.
+    `list_warnings=False`: the policy warnings are only counted in the summary line (the
+    CLI has printed each one on stderr already, and one is not shown twice)."""
 
     def __init__(
-        self, out: TextIO, options: RenderOptions, clear: Callable[[], None] = _nothing
+        self,
+        out: TextIO,
+        options: RenderOptions,
+        clear: Callable[[], None] = _nothing,
+        list_warnings: bool = True,
     ) -> None:
         self.out = out
         self.clear = clear
+        self.list_warnings = list_warnings
         self.piece = console_spec(options)
-        self.needs = Needs(pieces=(self.piece,))
+        self.needs = Needs(pieces=(self.piece, UNMAPPED_PIECE))
+        self.unmapped = 0
 
     def add(self, partial: Partial) -> None:
-        blocks = partial.pieces[self.piece.name]
-        if blocks:
+        self.unmapped += sum(int(n) for n in partial.pieces[UNMAPPED_PIECE.name] if n)
+        text = "".join(partial.pieces[self.piece.name])
+        if text:
             self.clear()
-            self.out.write("".join(blocks))
+            self.out.write(text)
 
     def finish(self, result: RunResult) -> bool:
         self.clear()
         self.out.write(tasks_text(result.sections))
-        self.out.write(summary_text(result.summary, result.input_errors))
+        summary = summary_text(
+            result.summary, result.input_errors, result.sections, self.unmapped, self.list_warnings
+        )
+        self.out.write(summary)
         return True
 
 
@@ -220,8 +241,18 @@ class OutputContext:
 
 
 OutputFactory = Callable[[Renderer, str, OutputContext], Sink]
+
+
+def _html_output(renderer: Renderer, target: str, context: OutputContext) -> Sink:
+    # The HTML report's code is imported only by a run that writes one.
+    from .html_output import html_sink  # noqa: PLC0415
+
+    return html_sink(renderer, target, context)
+
+
 _OUTPUTS: dict[str, OutputFactory] = {
     "json": lambda renderer, target, ctx: JsonReportSink(target, ctx.out, ctx.messages),
+    "html": _html_output,
 }
 
 

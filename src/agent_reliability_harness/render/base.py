@@ -10,6 +10,13 @@ from typing import Any
 
 RenderFn = Callable[[Any, "RenderOptions"], str]
 
+# What the console shows per trace (`--show`): every trace, the failing ones, or only
+# the summary. The file formats always hold every trace.
+SHOW_ALL = "all"
+SHOW_FAILURES = "failures"
+SHOW_SUMMARY = "summary"
+SHOW_MODES = (SHOW_ALL, SHOW_FAILURES, SHOW_SUMMARY)
+
 
 @dataclass(frozen=True, slots=True)
 class RenderOptions:
@@ -17,6 +24,7 @@ class RenderOptions:
 
     tool_version: str = "0"
     color: bool = False
+    show: str = SHOW_ALL  # console renderers only (SHOW_MODES)
 
 
 @dataclass(frozen=True, slots=True)

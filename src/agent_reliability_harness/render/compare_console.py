@@ -1,27 +1,24 @@
 """Human-readable console output for a comparison: the GATE headline first, then what changed.
 
-Traces with no change at all are counted, not listed, so a large run stays readable.
+Traces with no change at all are counted, not listed, so a large run stays readable;
+`RenderOptions.show` lists every changed trace, only those the candidate fails, or none.
+Trace text goes through `_escape.term` (one line, no control sequences).
 """
 
 from __future__ import annotations
 
-import re
 from decimal import Decimal
 
 from ..compare.model import Comparison, GateMode, RunSide, TraceComparison, TraceStatus, Transition
 from ..models.common import Severity
 from ..models.report import Finding, TraceReport
-from .base import RenderOptions
+from ._escape import term
+from ._policies import policies_label, policy_warnings
+from .base import SHOW_ALL, SHOW_FAILURES, RenderOptions
 from .task_changes import by_task_lines
 from .task_changes import console_lines as task_change_lines
 
 _COLORS = {"PASS": "32", "FAIL": "31", "new": "31", "resolved": "32"}
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def clean(text: str) -> str:
-    """Trace-derived text on one line, with no terminal control sequences."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def _paint(text: str, key: str, options: RenderOptions) -> str:
@@ -77,7 +74,7 @@ def gate_headline(comparison: Comparison) -> str:
 
 
 def _side_line(label: str, side: RunSide) -> str:
-    policy = f"  (policy {clean(side.policy_id)})" if side.policy_id else ""
+    policy = f"  ({term(policies_label(side.policy_id))})" if side.policy_id else ""
     return (
         f"{label} {side.total_traces} traces, {side.passed_traces} passed, "
         f"{side.failed_traces} failed, average score {side.average_score:.2f}{policy}"
@@ -120,7 +117,7 @@ def _measure(label: str, before: float | int | None, after: float | int | None, 
 def _head(t: TraceComparison, options: RenderOptions) -> str:
     tag = f"[{trace_tag(t)}]"
     key = {Transition.PASS_TO_FAIL: "FAIL", Transition.FAIL_TO_PASS: "PASS", None: ""}[t.transition]
-    head = f"{_paint(tag, key, options)} {clean(t.shown_id)}"
+    head = f"{_paint(tag, key, options)} {term(t.shown_id)}"
     before, after = t.baseline, t.candidate
     if before is not None and after is not None:
         parts = [
@@ -144,29 +141,48 @@ def _head(t: TraceComparison, options: RenderOptions) -> str:
 
 
 def finding_line(label: str, finding: Finding, options: RenderOptions) -> str:
-    where = f"step {clean(finding.step_id)}" if finding.step_id is not None else "trace"
+    where = f"step {term(finding.step_id)}" if finding.step_id is not None else "trace"
     return (
         f"    {_paint(f'{label:<8}', label, options)}  {finding.severity.value:<7}  "
-        f"{clean(finding.category):<10}  {clean(finding.rule_id or '-'):<11}  "
-        f"{clean(finding.message)}  ({where})"
+        f"{term(finding.category):<10}  {term(finding.rule_id or '-'):<11}  "
+        f"{term(finding.message)}  ({where})"
     )
+
+
+def _warnings_note(comparison: Comparison) -> list[str]:
+    """One line counting the candidate's policy warnings: the CLI printed each on stderr
+    when it loaded the policies, and a given candidate report lists them itself."""
+    count = len(policy_warnings(comparison.candidate_sections))
+    if not count:
+        return []
+    plural = "s" if count != 1 else ""
+    return [f"note: the candidate run has {count} policy warning{plural} (policy_warnings)"]
+
+
+def _listed(t: TraceComparison, options: RenderOptions) -> bool:
+    if options.show == SHOW_ALL:
+        return True
+    return options.show == SHOW_FAILURES and t.candidate is not None and not t.candidate.passed
 
 
 def render_compare(comparison: Comparison, options: RenderOptions) -> str:
     gate = comparison.gate
     headline = gate_headline(comparison)
     lines = [_paint(headline, "PASS" if gate.passed else "FAIL", options)]
-    lines.extend(f"  - {clean(reason.message)}" for reason in gate.reasons)
+    lines.extend(f"  - {term(reason.message)}" for reason in gate.reasons)
     lines.append("")
     lines.append(_side_line("baseline: ", comparison.baseline))
     lines.append(_side_line("candidate:", comparison.candidate))
     if comparison.baseline.policy_id != comparison.candidate.policy_id:
         lines.append("note: the two reports were made with different policies")
     lines.append(counts_line(comparison))
+    lines.extend(_warnings_note(comparison))
     lines.extend(task_change_lines(comparison.repeated))
     alone = [t for t in comparison.traces if not comparison.by_task(t)]
     changed = [t for t in alone if t.changed]
     for t in changed:
+        if not _listed(t, options):
+            continue
         lines.append("")
         lines.append(_head(t, options))
         lines.extend(finding_line("new", f, options) for f in t.new_findings)

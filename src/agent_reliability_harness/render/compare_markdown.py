@@ -1,34 +1,35 @@
 """The comparison as Markdown (`--md-out`), sized and escaped for a pull-request comment.
 
-Trace text is untrusted: every cell escapes Markdown and HTML syntax (and @/#,
-so a trace cannot mention people or link issues); long tables are cut off.
+Trace text is untrusted: it goes through `_escape` exactly as in the run's Markdown
+(code spans for ids, `md_text` for prose: no markup, live mention, issue reference,
+link or bidi control); long tables are cut off.
 """
 
 from __future__ import annotations
 
-import re
-
 from ..compare.model import Comparison, RunSide, TraceComparison
 from ..models.report import Finding
+from ._escape import md_code, md_text
+from ._policies import markdown_warnings, policy_ids
 from .base import RenderOptions
 from .compare_console import counts_line, gate_headline, signed, trace_tag, verdict
 from .task_changes import by_task_lines, markdown_lines
 
 MAX_ROWS = 50
-_SPECIAL = re.compile(r"([\\`*_\[\]<>|~&$@#])")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 
 
 def md(text: str) -> str:
     """Plain text made safe for a Markdown table cell or list item (one line)."""
-    return _SPECIAL.sub(r"\\\1", _CONTROL.sub(" ", text))
+    return md_text(text, limit=2_000)
 
 
 def _code(text: str) -> str:
-    """An identifier (trace id, rule id) shown literally; falls back to escaping."""
-    if "`" in text or _CONTROL.search(text) or "|" in text or not text.strip():
-        return md(text) if text else "(empty)"
-    return f"`{text}`"
+    """An identifier (trace id, rule id, step id) shown literally in a table cell."""
+    return md_code(text, in_table=True) if text else "(empty)"
+
+
+def _policies(policy_id: str) -> str:
+    return ", ".join(_code(p) for p in policy_ids(policy_id))
 
 
 def _row(cells: list[str]) -> str:
@@ -43,7 +44,7 @@ def _side_row(label: str, side: RunSide) -> str:
             str(side.passed_traces),
             str(side.failed_traces),
             f"{side.average_score:.2f}",
-            _code(side.policy_id) if side.policy_id else "",
+            _policies(side.policy_id) if side.policy_id else "",
         ]
     )
 
@@ -126,6 +127,7 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
         _side_row("baseline", comparison.baseline),
         _side_row("candidate", comparison.candidate),
         "",
+        *markdown_warnings(comparison.candidate_sections),
         md(counts_line(comparison)),
         *markdown_lines(comparison.repeated),
     ]

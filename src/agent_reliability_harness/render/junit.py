@@ -1,8 +1,10 @@
 """JUnit XML: one testcase per trace (classname agent_name.workflow, name trace_id).
 
-A failing trace has one <failure> listing its error findings, warnings and infos go
-to <system-out>, and each unreadable input is a testcase with an <error>. Repeated runs
-of a task (the `tasks` section) form one testsuite per task (docs/repeated-runs.md).
+Each testcase names the policy that judged it (property `arh.policy_id`); a failing
+trace has one <failure> listing its error findings, warnings and infos go to
+<system-out>, and each unreadable input is a testcase with an <error>. The run's policy
+warnings are the first suite's <system-out>. Repeated runs of a task (the `tasks`
+section) form one testsuite per task (docs/repeated-runs.md).
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ from typing import Any
 
 from ..models.common import Severity
 from ..models.report import Finding, InputFailure, RunReport, TraceReport
-from ._text import xml_attr, xml_text
+from ._escape import xml_attr, xml_text
+from ._policies import policies_label, policy_warnings, several, warning_text
 from .base import RenderOptions
 from .tasks import grouped, suite_out, suite_properties, tasks_view
 
@@ -62,8 +65,13 @@ def _testcase(report: TraceReport, task_id: str | None = None) -> list[str]:
         f'    <testcase classname="{xml_attr(classname)}" '
         f'name="{xml_attr(report.trace_id)}"{file_attr} time="0">'
     )
+    policy = [
+        "      <properties>",
+        f'        <property name="arh.policy_id" value="{xml_attr(report.policy_id)}"/>',
+        "      </properties>",
+    ]
     body = [] if report.passed else _failure(report)
-    return [head, *body, *_system_out(report), "    </testcase>"]
+    return [head, *policy, *body, *_system_out(report), "    </testcase>"]
 
 
 def _input_case(failure: InputFailure) -> list[str]:
@@ -105,7 +113,8 @@ def render_run(report: RunReport, options: RenderOptions) -> str:
     errors = len(report.input_errors)
     counts = _counts(report.reports, errors)
     first = [report.reports[i] for i in loose]
-    suite = xml_attr(f"arh {report.policy_id}")
+    label = policies_label(report.policy_id) if several(report.policy_id) else report.policy_id
+    suite = xml_attr(f"arh {label}")
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<testsuites name="arh" {counts}>',
@@ -119,6 +128,10 @@ def render_run(report: RunReport, options: RenderOptions) -> str:
         lines += _input_case(failure)
     for trace_report in first:
         lines += _testcase(trace_report)
+    warnings = policy_warnings(report.sections)
+    if warnings:
+        text = "\n".join(f"policy warning: {warning_text(w)}" for w in warnings)
+        lines.append(f"    <system-out>{xml_text(text)}</system-out>")
     lines.append("  </testsuite>")
     for task, indices in groups:
         runs = [report.reports[i] for i in indices]

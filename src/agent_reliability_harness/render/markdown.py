@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 from ..models.common import Category, Severity
 from ..models.report import Finding, InputFailure, RunReport, TraceReport
-from ._text import md_code, md_text, rule_url
+from ._escape import md_code, md_text
+from ._policies import markdown_warnings, policy_ids, several
+from ._text import rule_url
 from .base import RenderOptions
 from .tasks import markdown_text as tasks_markdown
 
@@ -39,15 +41,34 @@ class _Block:
     kind: str  # "input", "failed", "passed": what the truncation note counts
 
 
-def _header(report: RunReport) -> str:
+def _policies(policy_id: str) -> str:
+    ids = policy_ids(policy_id)
+    label = "policy" if len(ids) == 1 else "policies"
+    return f"{label} " + ", ".join(md_code(p) for p in ids)
+
+
+def _headline(report: RunReport) -> str:
+    """The verdict, and why a run failed when no trace did (an unreadable input)."""
     summary = report.summary
     verdict = "passed" if report.ok else "failed"
+    unreadable = len(report.input_errors)
+    why = ""
+    if unreadable:
+        why = f"{unreadable} input{' could' if unreadable == 1 else 's could'} not be read; "
+    return (
+        f"**Run {verdict}:** {why}{summary.passed_traces} of {summary.total_traces} traces "
+        f"passed, average score {summary.average_score:.2f}."
+    )
+
+
+def _header(report: RunReport) -> str:
+    summary = report.summary
     lines = [
-        f"## ARH report: policy {md_code(report.policy_id)}",
+        f"## ARH report: {_policies(report.policy_id)}",
         "",
-        f"**Run {verdict}:** {summary.passed_traces} of {summary.total_traces} traces "
-        f"passed, average score {summary.average_score:.2f}.",
+        _headline(report),
         "",
+        *markdown_warnings(report.sections),
         "| traces | passed | failed | unreadable inputs | average score |",
         "|---:|---:|---:|---:|---:|",
         f"| {summary.total_traces} | {summary.passed_traces} | {summary.failed_traces} "
@@ -88,12 +109,13 @@ def _finding_row(finding: Finding) -> str:
     )
 
 
-def _trace_block(report: TraceReport) -> str:
+def _trace_block(report: TraceReport, policy: bool) -> str:
     verdict = "PASS" if report.passed else "FAIL"
+    judged = f" · policy {md_code(report.policy_id)}" if policy else ""
     lines = [
         f"#### {verdict} {md_code(report.trace_id)} (score {report.score:.2f})",
         "",
-        f"{md_code(report.agent_name)} / {md_code(report.workflow)}{_where(report)}",
+        f"{md_code(report.agent_name)} / {md_code(report.workflow)}{_where(report)}{judged}",
         "",
     ]
     if report.findings:
@@ -130,21 +152,32 @@ def _blocks(report: RunReport) -> list[_Block]:
     failed = [r for r in report.reports if not r.passed]
     noted = [r for r in report.reports if r.passed and r.findings]
     clean = [r for r in report.reports if r.passed and not r.findings]
-    blocks += [_Block("### Failed traces\n\n", _trace_block(r), "failed") for r in failed]
+    # With one policy the heading names it; with several each trace names its own.
+    policy = several(report.policy_id)
+    blocks += [_Block("### Failed traces\n\n", _trace_block(r, policy), "failed") for r in failed]
     blocks += [
-        _Block("### Passed traces with findings\n\n", _trace_block(r), "passed") for r in noted
+        _Block("### Passed traces with findings\n\n", _trace_block(r, policy), "passed")
+        for r in noted
     ]
-    table_head = "### Passed traces\n\n| trace | agent / workflow | score |\n|---|---|---:|\n"
-    blocks += [
-        _Block(
-            table_head,
-            f"| {md_code(r.trace_id, in_table=True)} | {md_code(r.agent_name, 100, True)} / "
-            f"{md_code(r.workflow, 100, True)} | {r.score:.2f} |\n",
-            "passed",
-        )
-        for r in clean
-    ]
+    blocks += [_Block(_table_head(policy), _passed_row(r, policy), "passed") for r in clean]
     return blocks
+
+
+def _table_head(policy: bool) -> str:
+    if policy:
+        return (
+            "### Passed traces\n\n| trace | agent / workflow | policy | score |\n"
+            "|---|---|---|---:|\n"
+        )
+    return "### Passed traces\n\n| trace | agent / workflow | score |\n|---|---|---:|\n"
+
+
+def _passed_row(report: TraceReport, policy: bool) -> str:
+    judged = f" {md_code(report.policy_id, 100, True)} |" if policy else ""
+    return (
+        f"| {md_code(report.trace_id, in_table=True)} | {md_code(report.agent_name, 100, True)} / "
+        f"{md_code(report.workflow, 100, True)} |{judged} {report.score:.2f} |\n"
+    )
 
 
 def _size(text: str) -> int:

@@ -13,10 +13,11 @@ from collections import Counter
 from typing import Any
 from urllib.parse import quote
 
-from ..io import STDIN_NAME
+from ..io import STDIN_NAME, is_url
 from ..models.common import Severity
 from ..models.report import Finding, InputFailure, RunReport, TraceReport
 from ..rules import Rule, all_rules
+from ._policies import PolicyWarningView, policy_ids, policy_warnings, several, warning_text
 from ._text import PROJECT_URL, rule_url
 from .base import RenderOptions
 
@@ -75,10 +76,18 @@ def fingerprint(trace_id: str, finding: Finding, occurrence: int = 0) -> str:
     return hashlib.sha256(data.encode("utf-8")).hexdigest()
 
 
+# Characters a URI keeps as they are (RFC 3986 reserved and unreserved, and `%`: a URL
+# given on the command line is already percent-encoded where it needs to be).
+_URI_SAFE = ":/?#[]@!$&'()*+,;=%~"
+
+
 def _artifact(source_path: str | None) -> dict[str, Any] | None:
-    """A relative URI under %SRCROOT% (or a file: URI for absolute paths); None for stdin."""
+    """A relative URI under %SRCROOT%, a file: URI for an absolute path, the URL itself
+    for an input read by URL (s3://...); None for stdin."""
     if not source_path or source_path == STDIN_NAME:
         return None
+    if is_url(source_path):
+        return {"uri": quote(source_path, safe=_URI_SAFE)}
     if source_path.startswith("/"):
         return {"uri": "file://" + quote(source_path, safe="/")}
     return {"uri": quote(source_path, safe="/"), "uriBaseId": SRCROOT}
@@ -183,7 +192,11 @@ def _result(
                 # GitHub matches alerts on this key alone: follow the finding, not the line text.
                 "primaryLocationLineHash": f"{digest[:16]}:{occurrence + 1}",
             },
-            "properties": {"trace_id": report.trace_id, "category": finding.category},
+            "properties": {
+                "trace_id": report.trace_id,
+                "category": finding.category,
+                "policy_id": report.policy_id,
+            },
         }
     )
     return result
@@ -219,14 +232,21 @@ def _notification(failure: InputFailure) -> dict[str, Any]:
     return note
 
 
-def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
-    """The SARIF log as a JSON-ready dict."""
-    rules = all_rules()
-    rule_index = {rule.rule_id: position for position, rule in enumerate(rules)}
-    logical = _LogicalLocations()
-    selected, omitted = _selected(report)
-    results = [_result(r, f, n, rule_index, logical) for r, f, n in selected]
+def _warning_notification(warning: PolicyWarningView) -> dict[str, Any]:
+    note: dict[str, Any] = {
+        "level": "warning",
+        "message": {"text": _sentence(warning_text(warning))},
+    }
+    artifact = _artifact(warning.source)
+    if artifact is not None:
+        note["locations"] = [{"physicalLocation": {"artifactLocation": artifact}}]
+    return note
+
+
+def _notifications(report: RunReport, omitted: int) -> list[dict[str, Any]]:
+    """One per unreadable input (errors), one per policy warning, and the results cap."""
     notifications = [_notification(f) for f in report.input_errors]
+    notifications += [_warning_notification(w) for w in policy_warnings(report.sections)]
     if omitted:
         notifications.append(
             {
@@ -237,6 +257,17 @@ def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
                 },
             }
         )
+    return notifications
+
+
+def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
+    """The SARIF log as a JSON-ready dict."""
+    rules = all_rules()
+    rule_index = {rule.rule_id: position for position, rule in enumerate(rules)}
+    logical = _LogicalLocations()
+    selected, omitted = _selected(report)
+    results = [_result(r, f, n, rule_index, logical) for r, f, n in selected]
+    notifications = _notifications(report, omitted)
     run: dict[str, Any] = {
         "tool": {
             "driver": {
@@ -252,13 +283,17 @@ def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
         },
     }
     if notifications:
+        # An input that could not be read was not analysed: the run did not succeed.
+        success = not report.input_errors
         run["invocations"] = [
-            {"executionSuccessful": True, "toolExecutionNotifications": notifications}
+            {"executionSuccessful": success, "toolExecutionNotifications": notifications}
         ]
     if logical.entries:
         run["logicalLocations"] = logical.entries
     run["results"] = results
     run["properties"] = {"policy_id": report.policy_id}
+    if several(report.policy_id):
+        run["properties"]["policy_ids"] = list(policy_ids(report.policy_id))
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
 
 

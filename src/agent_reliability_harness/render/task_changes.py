@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from ..compare.repeated import INCONCLUSIVE_NOTE, RepeatedComparison, alpha_text, p_text, rates
 from ..stats import Change, Verdict
-from ._text import md_code, md_text
-from .tasks import clean
+from ._escape import md_code, md_text, term
 
 MAX_MARKDOWN_ROWS = 50
 _SHOWN = (Verdict.REGRESSED, Verdict.INCONCLUSIVE, Verdict.IMPROVED)
@@ -55,7 +54,7 @@ def console_lines(repeated: RepeatedComparison | None) -> list[str]:
         tag = f"[{change.verdict.value.upper()}]"
         count = "passed" if change.rule_id is None else "fired"
         p_value = p_text(change.p_value)
-        line = f"  {tag:<14}  {clean(_what(change))}  {count} {rates(change)}  p = {p_value}"
+        line = f"  {tag:<14}  {term(_what(change))}  {count} {rates(change)}  p = {p_value}"
         if change.verdict is Verdict.INCONCLUSIVE:
             line += f"  ({INCONCLUSIVE_NOTE})"
         lines.append(line)

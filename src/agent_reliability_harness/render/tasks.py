@@ -4,14 +4,13 @@ call these and print nothing of it when the run has no such section."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from ..models.report import Section
-from ._text import clip, md_code
+from ._escape import clip, md_code, term
 
 KEY = "tasks"
 # Markdown lists this many tasks (worst first) and counts the rest; each row is bounded,
@@ -19,12 +18,6 @@ KEY = "tasks"
 MAX_MARKDOWN_TASKS = 50
 MAX_FLAKY_SHOWN = 3
 _ID_WIDTH = 40
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def clean(text: str) -> str:
-    """Trace-derived text on one terminal line, control characters spelled \\xNN."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +76,7 @@ def console_text(sections: Iterable[Section]) -> str:
     lines = [f"Repeated runs: {headline(view)}"]
     rows = [
         (
-            clip(clean(task["task_id"]), _ID_WIDTH),
+            clip(term(task["task_id"]), _ID_WIDTH),
             str(task["runs"]),
             str(task["passed"]),
             f"{_pass_hat(task, 1):.3f}",

@@ -10,6 +10,7 @@ Recursion follows the policy's nesting (at most MAX_SPEC_DEPTH levels), never th
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -162,6 +163,12 @@ def _arg(step: Step, name: str) -> str:
     return f"argument '{name}' of tool '{step.tool_name}'"
 
 
+def _quoted(value: Any, limit: int = 80) -> str:
+    """A value as JSON text for a message (`"EUR"`, `7`, `["a"]`), cut past `limit`."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 class _Value:
     """The checks of one call's values: each hit worded for a top-level argument (`path`
     None: v1 wording, `argument 'name' of tool 't'`) or for a nested value (its full path)."""
@@ -212,7 +219,7 @@ class _Value:
             if type(value) is str
             else any(json_equal(value, v) for v in enum)
         ):
-            message = "is not one of the allowed values"
+            message = f"is not one of the allowed values (got {_quoted(value)})"
             self.hit("ARH-SCH-007", name, path, message, list(enum), "value", brief(value))
         pattern = spec.pattern
         if pattern is not None and isinstance(value, str) and not pattern.fullmatch(value):

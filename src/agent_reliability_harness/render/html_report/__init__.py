@@ -12,9 +12,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...compare.model import Comparison
-from ...models.report import RunReport
+from ...models.report import RunReport, Section
+from .._policies import policy_warnings
 from ..base import RenderOptions
-from .encode import EmbedLimits
+from .encode import EmbedLimits, StepFitter, trace_body
 from .fragments import TraceFragment, TraceInput, compare_fragment, run_fragment
 from .sections import (
     HtmlTable,
@@ -24,6 +25,25 @@ from .sections import (
     task_sections,
 )
 from .writer import HtmlCompareWriter, HtmlReportWriter
+
+# What a page made from reports alone says at its top (the trajectory needs the traces).
+NO_TRACES_RUN = (
+    "Made from the report alone, without the traces: every finding is listed, but no "
+    "trajectory timeline can be shown. `arh validate --html-out` shows the timelines."
+)
+NO_TRACES_COMPARE = (
+    "Made from two reports (arh compare --candidate REPORT), without the candidate's "
+    "traces: every finding is listed, but no trajectory timeline can be shown. "
+    "`arh compare --policy POLICY PATH... --html-out` shows the timelines."
+)
+
+
+def run_warnings(sections: Iterable[Section]) -> list[dict[str, Any]]:
+    """The run's policy warnings as the page's index holds them."""
+    return [
+        {"source": w.source, "path": w.path, "message": w.message}
+        for w in policy_warnings(sections)
+    ]
 
 
 def render_run_html(
@@ -35,13 +55,20 @@ def render_run_html(
     sections: Sequence[HtmlTable] = (),
 ) -> str:
     """The page of a whole run; `traces` pairs with `run.reports` in order (None: no
-    trace bodies, so the page shows findings without a timeline)."""
+    trace bodies, so the page shows findings without a timeline, and says so).
+    `sections`: tables shown after those of `run.sections` (its `tasks`)."""
     out = io.StringIO()
     writer = HtmlReportWriter(out, run.policy_id, options, limits)
     bodies = iter(traces) if traces is not None else None
     for report in run.reports:
         writer.add(report, next(bodies, None) if bodies is not None else None)
-    writer.finish(run.summary, run.input_errors, (*run_tables(run.sections), *sections))
+    writer.finish(
+        run.summary,
+        run.input_errors,
+        (*run_tables(run.sections), *sections),
+        warnings=run_warnings(run.sections),
+        note=NO_TRACES_RUN if traces is None else None,
+    )
     return out.getvalue()
 
 
@@ -53,7 +80,8 @@ def render_compare_html(
     limits: EmbedLimits | None = None,
     sections: Sequence[HtmlTable] = (),
 ) -> str:
-    """The page of a comparison; `traces` maps trace_id to the candidate's trace."""
+    """The page of a comparison; `traces` maps trace_id to the candidate's trace (None:
+    the page has no timelines, and says so)."""
     out = io.StringIO()
     writer = HtmlCompareWriter(out, options, limits)
     for item in comparison.traces:
@@ -64,6 +92,8 @@ def render_compare_html(
         comparison.candidate,
         comparison.summary_dict(),
         (*compare_tables(comparison), *sections),
+        warnings=run_warnings(comparison.candidate_sections),
+        note=NO_TRACES_COMPARE if traces is None else None,
     )
     return out.getvalue()
 
@@ -79,10 +109,13 @@ def render_compare(comparison: Any, options: RenderOptions) -> str:
 
 
 __all__ = [
+    "NO_TRACES_COMPARE",
+    "NO_TRACES_RUN",
     "EmbedLimits",
     "HtmlCompareWriter",
     "HtmlReportWriter",
     "HtmlTable",
+    "StepFitter",
     "TraceFragment",
     "TraceInput",
     "compare_fragment",
@@ -93,6 +126,8 @@ __all__ = [
     "render_run_html",
     "run_fragment",
     "run_tables",
+    "run_warnings",
     "task_change_sections",
     "task_sections",
+    "trace_body",
 ]

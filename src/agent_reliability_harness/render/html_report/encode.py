@@ -113,26 +113,65 @@ def _step_row(step: Step) -> list[Any]:
     return row
 
 
-def _fit_steps(rows: list[list[Any]], limits: EmbedLimits) -> tuple[list[str], int, int]:
-    """Encoded steps within the limits: (step texts, steps left out, strings cut)."""
-    texts: list[str] = []
-    used = 0
-    cuts = [0]
-    for index, row in enumerate(rows):
+class StepFitter:
+    """The embedded steps of a trace, fitted to the limits a chunk of steps at a time, so
+    that a trace too big to hold (streamed) gets the same bounded timeline as one read
+    whole: `trace_body` of the whole trace and `body` after every chunk are equal."""
+
+    def __init__(self, limits: EmbedLimits) -> None:
+        self.limits = limits
+        self.texts: list[str] = []
+        self.used = 0
+        self.cuts = [0]
+        self.omitted = 0
+
+    def add(self, steps: Iterable[Step]) -> None:
+        """The next steps of the trace, in order."""
+        for step in steps:
+            if self.omitted:
+                self.omitted += 1
+                continue
+            self._fit(_step_row(step))
+
+    def _fit(self, row: list[Any]) -> None:
+        limits = self.limits
         text = script_json(row)
         if len(text) > limits.max_string_chars:
-            text = script_json(_cut(row, limits.max_string_chars, cuts))
-        if index >= limits.max_steps or used + len(text) > limits.max_trace_chars:
-            return texts, len(rows) - index, cuts[0]
-        texts.append(text)
-        used += len(text) + 1
-    return texts, 0, cuts[0]
+            text = script_json(_cut(row, limits.max_string_chars, self.cuts))
+        if len(self.texts) >= limits.max_steps or self.used + len(text) > limits.max_trace_chars:
+            self.omitted = 1  # this step and every later one
+            return
+        self.texts.append(text)
+        self.used += len(text) + 1
+
+    def body(self, trace: Trace) -> str:
+        """The embedded trace: `trace`'s labels (its steps are those added) and the steps."""
+        return _assemble(
+            trace, self.limits, "[" + ",".join(self.texts) + "]", self.omitted, self.cuts[0]
+        )
 
 
 def trace_body(trace: Trace | Mapping[str, Any], limits: EmbedLimits) -> str:
     """The trace as embedded: labels the index already holds are left out."""
     if not isinstance(trace, Trace):
         trace = parse_trace(trace)
+    rows = [_step_row(step) for step in trace.steps]
+    whole = script_json(rows)
+    # Within every limit, the whole array is what the fitter would join step by step
+    # (compact JSON of a list is its elements' joined by ","), in one encoder call.
+    if len(whole) <= min(limits.max_string_chars, limits.max_trace_chars) and (
+        len(rows) <= limits.max_steps
+    ):
+        return _assemble(trace, limits, whole, 0, 0)
+    fitter = StepFitter(limits)
+    fitter.add(trace.steps)
+    return fitter.body(trace)
+
+
+def _assemble(
+    trace: Trace, limits: EmbedLimits, steps_text: str, omitted: int, step_cuts: int
+) -> str:
+    """The body: the trace's labels (cut to the limits), what was left out, the steps."""
     head: dict[str, Any] = {}
     if trace.schema_version != "1":
         head["schema_version"] = trace.schema_version
@@ -147,15 +186,6 @@ def trace_body(trace: Trace | Mapping[str, Any], limits: EmbedLimits) -> str:
     cuts = [0]
     if head:
         head = _cut(head, limits.max_string_chars, cuts)
-    rows = [_step_row(step) for step in trace.steps]
-    whole = script_json(rows)
-    if len(whole) <= min(limits.max_string_chars, limits.max_trace_chars) and (
-        len(rows) <= limits.max_steps
-    ):
-        steps_text, omitted, step_cuts = whole, 0, 0
-    else:
-        texts, omitted, step_cuts = _fit_steps(rows, limits)
-        steps_text = "[" + ",".join(texts) + "]"
     if omitted:
         head["steps_omitted"] = omitted
     if cuts[0] + step_cuts:

@@ -27,6 +27,11 @@ TraceInput = Trace | Mapping[str, Any] | None
 _DEFAULT_LIMITS = EmbedLimits()
 
 
+# Between the parts of a packed fragment: script_json text never holds a raw NUL (JSON
+# spells control characters \u0000), and neither do the registry's rule ids.
+_PACK = "\x00"
+
+
 @dataclass(frozen=True, slots=True)
 class TraceFragment:
     """`block`: the trace's JSON block (inert in <script>); `row`: its index row (JSON);
@@ -36,18 +41,36 @@ class TraceFragment:
     row: str
     rules: tuple[str, ...]
 
+    def pack(self) -> str:
+        """One string (what a pipeline worker hands back per trace); see `unpack`."""
+        return _PACK.join((self.block, self.row, *self.rules))
 
-def _block(head: Mapping[str, Any], trace: TraceInput, limits: EmbedLimits) -> str:
-    body = "null" if trace is None else trace_body(trace, limits)
+    @classmethod
+    def unpack(cls, text: str) -> TraceFragment:
+        block, row, *rules = text.split(_PACK)
+        return cls(block, row, tuple(rules))
+
+
+def _block(
+    head: Mapping[str, Any], trace: TraceInput, limits: EmbedLimits, body: str | None
+) -> str:
+    if body is None:
+        body = "null" if trace is None else trace_body(trace, limits)
     return f'{script_json(head)[:-1]},"trace":{body}}}'
 
 
 def run_fragment(
-    report: TraceReport, trace: TraceInput = None, limits: EmbedLimits | None = None
+    report: TraceReport,
+    trace: TraceInput = None,
+    limits: EmbedLimits | None = None,
+    body: str | None = None,
 ) -> TraceFragment:
-    """A validated trace: its verdict and findings, and the trace (None: findings only)."""
+    """A validated trace: its verdict and findings, and the trace (None: findings only).
+    `body`, when given, is the trace as embedded already (`trace_body`, or a StepFitter's
+    for a trace streamed a chunk at a time); `trace` then gives only its labels."""
+    head = {"report": report_detail(report)}
     return TraceFragment(
-        block=_block({"report": report_detail(report)}, trace, limits or _DEFAULT_LIMITS),
+        block=_block(head, trace, limits or _DEFAULT_LIMITS, body),
         row=script_json(report_index(report, task_of(report, trace))),
         rules=tuple(sorted({f.rule_id for f in report.findings if f.rule_id})),
     )
@@ -60,10 +83,14 @@ def _side(report: TraceReport | None) -> dict[str, Any] | None:
 
 
 def compare_fragment(
-    item: TraceComparison, trace: TraceInput = None, limits: EmbedLimits | None = None
+    item: TraceComparison,
+    trace: TraceInput = None,
+    limits: EmbedLimits | None = None,
+    body: str | None = None,
 ) -> TraceFragment:
     """A compared trace: the candidate's findings marked new or unchanged, the baseline's
-    resolved ones as fixed; `trace` is the candidate's (ignored for a removed trace)."""
+    resolved ones as fixed; `trace` (or its embedded `body`) is the candidate's (ignored
+    for a removed trace)."""
     report = item.candidate or item.baseline
     assert report is not None  # a compared trace is in at least one report
     detail = report_detail(report)
@@ -73,7 +100,7 @@ def compare_fragment(
             value["change"] = "new" if id(finding) in new else "unchanged"
     else:
         detail["findings"] = []  # a removed trace: its findings are listed as fixed
-        trace = None
+        trace = body = None
     head = {
         "report": detail,
         "compare": {
@@ -90,7 +117,7 @@ def compare_fragment(
     row["changes"] = [len(item.new_findings), len(item.resolved_findings), unchanged]
     seen = (*(item.candidate.findings if item.candidate else ()), *item.resolved_findings)
     return TraceFragment(
-        block=_block(head, trace, limits or _DEFAULT_LIMITS),
+        block=_block(head, trace, limits or _DEFAULT_LIMITS, body),
         row=script_json(row),
         rules=tuple(sorted({f.rule_id for f in seen if f.rule_id})),
     )

@@ -33,9 +33,28 @@
     add(wrap, add(t, body));
     return wrap;
   }
+  // What the page lacks (made from reports alone), and the run's policy warnings.
+  function renderNotices(box) {
+    if (INDEX.note) add(box, el('p', 'banner', INDEX.note));
+    const warnings = INDEX.policy_warnings || [];
+    if (!warnings.length) return;
+    const wrap = el('div', 'warnings');
+    wrap.setAttribute('role', 'note');
+    add(wrap, el('b', '', plural(warnings.length, 'policy warning')));
+    const list = el('ul');
+    for (const w of warnings) {
+      const item = el('li');
+      if (w.source) add(item, el('span', 'mono', w.source), D.createTextNode(': '));
+      add(item, D.createTextNode('policy '), el('span', 'mono', w.path || '(whole policy)'),
+        D.createTextNode(': ' + w.message));
+      add(list, item);
+    }
+    add(box, add(wrap, list));
+  }
   function renderSummary(box) {
     const s = INDEX.summary;
     const cards = el('div', 'cards');
+    renderNotices(box);
     if (COMPARE) {
       const gate = INDEX.gate;
       add(box, el('div', 'gate', 'Gate (' + gate.mode + '): ' + (gate.passed ? 'passed' : 'failed')));
@@ -204,7 +223,8 @@
     const app = D.getElementById('app');
     const top = el('header', 'top');
     add(top, el('h1', '', COMPARE ? 'ARH comparison' : 'ARH report'),
-      el('span', 'sub', 'policy ' + INDEX.policy_id), el('span', 'sub', 'arh ' + INDEX.tool_version));
+      el('span', 'sub', INDEX.policies ? 'policies ' + INDEX.policies.join(', ')
+        : 'policy ' + INDEX.policy_id), el('span', 'sub', 'arh ' + INDEX.tool_version));
     const summary = el('section', 'summary');
     summary.setAttribute('aria-label', 'summary');
     renderSummary(summary);
