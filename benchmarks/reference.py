@@ -123,7 +123,8 @@ def measure(reference: str, pairs: int, src: str | None = None) -> list[str]:
     drop = ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH", "PYTHONHOME")
     base = {k: v for k, v in os.environ.items() if k not in drop}
     lines = [
-        f"Written by `python benchmarks/reference.py --pairs {pairs}`; do not edit by hand.",
+        f"Written by `python benchmarks/reference.py --pairs {pairs}"
+        f"{' --src ' + src if src else ''}`; do not edit by hand.",
         f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, Python "
         f"{platform.python_version()}, load average at start {os.getloadavg()[0]:.2f}.",
         f"Medians of {pairs} alternating runs; CPU = user + system seconds of the whole process"
