@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 DEMO_VENV ?= .venv-demo
 LINT_PATHS := src tests scripts $(wildcard benchmarks)
 
-.PHONY: setup tools browser shells demo test lint bench bench-quick
+.PHONY: setup tools browser shells demo test lint bench bench-quick bench-reference
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -71,3 +71,9 @@ bench: setup
 
 bench-quick: setup
 	$(PY) benchmarks/run.py --quick
+
+# Paired runs against the reference tool (PyPI agent-reliability-harness 0.2.2, installed
+# apart: REFERENCE=path/to/its/arh); rewrites its section of BENCHMARK-RESULTS.md.
+REFERENCE ?= /tmp/refvenv/bin/arh
+bench-reference: setup
+	$(PY) benchmarks/reference.py --reference $(REFERENCE)

@@ -25,6 +25,7 @@ sys.path.insert(0, str(HERE))
 import corpus  # noqa: E402
 import measure  # noqa: E402
 from measure import rss_mb  # noqa: E402
+from reference import kept_section  # noqa: E402
 
 RESULTS = HERE.parent / "BENCHMARK-RESULTS.md"
 REPEAT = 3  # end-to-end runs per size and --jobs value
@@ -291,7 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     rep.say()
     rep.say(
         f"Written by `python benchmarks/run.py{' --quick' if args.quick else ''}` "
-        f"(seed {args.seed}); do not edit by hand."
+        f"(seed {args.seed}), except the last section (against the reference tool), which "
+        "`python benchmarks/reference.py` writes and run.py keeps; do not edit by hand."
     )
     rep.say(
         f"Machine: {platform.machine()}, {os.cpu_count()} CPUs, "
@@ -323,7 +325,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in (k for k, v in rep.figures.items() if isinstance(v, bool)):
         rep.say(f"- {name}: {'ok' if rep.figures[name] else 'FAILED'}")
     if results:
-        Path(results).write_text("\n".join(rep.lines) + "\n", encoding="utf-8")
+        kept = kept_section(Path(results))
+        text = "\n".join(rep.lines) + "\n"
+        Path(results).write_text(
+            text + ("\n" + "\n".join(kept) + "\n" if kept else ""), encoding="utf-8"
+        )
     if args.summary_json:
         Path(args.summary_json).write_text(json.dumps(rep.figures, indent=2, default=str))
     return 1 if rep.failures else 0

@@ -17,6 +17,8 @@ MAX_DEPTH = 512
 _STRING = r'"(?:[^"\\]|\\.)*"'
 _OTHER = r'[^\[\]{}"]'
 _REGEXES: dict[int, Any] = {}
+# What the depth depends on: brackets, and the quotes that tell which are in strings.
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b'[]{}"')
 
 
 def _regex(limit: int) -> Any:
@@ -45,4 +47,17 @@ def within(data: bytes | str, limit: int = MAX_DEPTH) -> bool:
         )
         if opened <= limit:
             return True
+    if isinstance(data, bytes):
+        data = _structure(data)
     return _regex(limit).fullmatch(data) is not None
+
+
+def _structure(data: bytes) -> bytes:
+    """Valid JSON text cut down to its brackets and string quotes, which nest exactly as
+    in `data` (the regex then scans a small part of a big document). Each `\\\\` is
+    dropped first (a left-to-right scan meets it only at the start of an escape, as in
+    rules/screen.py), then each `\\"`: every `"` left delimits a string; the bytes of
+    other escapes go with the rest."""
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    return data.translate(None, _NOT_STRUCTURE)
