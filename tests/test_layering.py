@@ -14,6 +14,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "src" / "agent_reliability_ha
 RANKS = {
     "errors": 0,
     "patterns": 0,
+    "globs": 0,
     "nesting": 0,
     "version": 0,
     "io": 1,
