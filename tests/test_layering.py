@@ -17,6 +17,8 @@ RANKS = {
     "nesting": 0,
     "version": 0,
     "io": 1,
+    "atomic": 1,  # the io stage's output side (atomic report writes)
+    "json_problems": 0,  # where strict JSON refuses a text (io's error positions)
     "inputs": 1,  # the io stage's input side (walking, units, URLs)
     "positions": 1,
     # Pure algorithms over plain Python values (issues 15 and 16): rules, compare and

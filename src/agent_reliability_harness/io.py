@@ -1,25 +1,32 @@
-"""The io stage's base: strict JSON decoding, whole-file reads and atomic report writes.
+"""The io stage's base: strict JSON decoding, names as reports show them, and the one
+bounded read path of every input (traces, policies, reports).
 
 Decoding is strict and bounded: invalid UTF-8, NaN/Infinity, numbers out of range,
-lone surrogates and runaway nesting all become InputError with a position. Walking
-inputs into units is `sources.py`. Nothing here knows what a trace is.
+lone surrogates and runaway nesting all become InputError naming line and column
+(json_problems.py words them). Reads take regular files only (a device or a pipe may
+never end, or never start) and never hold more than the input limit. Walking inputs
+into units is inputs/; writing reports is atomic.py. Nothing here knows what a trace is.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
 import re
 import stat
 from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, BinaryIO
 
+from .atomic import Spool, check_creatable, write_atomic
 from .errors import InputError
-from .nesting import MAX_DEPTH, within
+from .json_problems import first_problem, utf8_position
+from .nesting import within
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -52,7 +59,7 @@ class Failure:
 
 
 def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON (only finite numbers are allowed)")
+    raise ValueError(f"{name} is not valid JSON, only finite numbers are allowed")
 
 
 def _parse_float(text: str) -> float:
@@ -82,13 +89,18 @@ def _lone_surrogate(value: Any) -> bool:
     return False
 
 
-_TOO_DEEP = f"invalid JSON: nesting is too deep (more than {MAX_DEPTH} levels)"
-
-
 def check_depth(data: bytes | str) -> None:
     """Raise InputError when valid JSON text nests deeper than MAX_DEPTH (nesting.py)."""
     if not within(data):
-        raise InputError(_TOO_DEEP)
+        text = data if isinstance(data, str) else data.decode("utf-8", "replace")
+        raise InputError(_refusal(text, "nesting is too deep"))
+
+
+def _refusal(text: str, fallback: str) -> str:
+    """`invalid JSON: <what> (line L, column C)` for the first value of an otherwise
+    well-formed text that strict JSON refuses (`fallback` if none is found)."""
+    found = first_problem(text)
+    return f"invalid JSON: {found or fallback}"
 
 
 def decode_json(text: str) -> Any:
@@ -100,14 +112,14 @@ def decode_json(text: str) -> Any:
             f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None
     except RecursionError:
-        raise InputError(_TOO_DEEP) from None
+        raise InputError(_refusal(text, "nesting is too deep")) from None
     except ValueError as exc:
         detail = str(exc)
         if "integer string conversion" in detail:
             detail = "a number has too many digits"
-        raise InputError(f"invalid JSON: {detail}") from None
+        raise InputError(_refusal(text, detail)) from None
     if ("\\ud" in text or "\\uD" in text) and _lone_surrogate(value):
-        raise InputError("invalid JSON: a string contains a lone surrogate (\\ud800-\\udfff)")
+        raise InputError(_refusal(text, "a string contains a lone surrogate"))
     check_depth(text)
     return value
 
@@ -119,46 +131,238 @@ def decode_bytes(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line, column = utf8_position(data, exc.start)
         raise InputError(
-            f"not valid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} (line {line})"
+            f"not valid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} "
+            f"(line {line}, column {column})"
         ) from None
+
+
+def shown_name(name: str) -> str:
+    """A file name as every report shows it and trace ids derive from it: a name that is
+    not valid UTF-8 (bytes the filesystem gave as surrogate escapes) has each such byte
+    as the four characters `\\xNN`, so it can be written anywhere and stays distinct."""
+    if name.isascii():
+        return name
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = name.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a surrogate no file system gave: escape it as such
+            return name.encode("utf-8", "backslashreplace").decode("utf-8")
+        return raw.decode("utf-8", "backslashreplace")
+    return name
+
+
+EMPTY_NAME = "''"
 
 
 def display_path(path: str | os.PathLike[str], cwd: str | None = None) -> str:
     """A stable, machine-independent name for a path: relative to the working directory
-    (`cwd`, looked up when not given)."""
-    if str(path) == STDIN:
+    (`cwd`, looked up when not given), with `shown_name`'s escapes."""
+    text = os.fspath(path)
+    if text == STDIN:
         return STDIN_NAME
-    pure = PurePath(path)
+    if text == "":
+        return EMPTY_NAME
+    pure = PurePath(text)
     if pure.is_absolute():
         with contextlib.suppress(ValueError, OSError):
             pure = pure.relative_to(cwd if cwd is not None else Path.cwd())
-    return pure.as_posix()
+    return shown_name(pure.as_posix())
 
 
-# Policies and other small inputs are read whole; a bigger file is refused rather than
-# read into memory (a policy path could name /dev/zero).
-SMALL_FILE_BYTES = 16 << 20
+# The most bytes of one input held in memory at once: a file read whole, one JSONL line,
+# a policy, a report, standard input. A canonical trace file read a chunk of steps at a
+# time is not held, so it is not bounded. Raised with --max-input-bytes or the variable.
+DEFAULT_MAX_INPUT_BYTES = 1 << 30
+MAX_INPUT_ENV = "ARH_MAX_INPUT_BYTES"
+_SIZE = re.compile(r"\s*([0-9]+)\s*(?:([KMGT])(?:i?B)?|B)?\s*", re.IGNORECASE)
 
 
-def read_file(path: str | os.PathLike[str], max_bytes: int = SMALL_FILE_BYTES) -> bytes:
-    """The bytes of a small regular file; InputError `cannot read: ...` otherwise."""
+def parse_size(text: str) -> int:
+    """`1048576`, `512K`, `64M`, `2G`, `1GiB` (binary multiples) as bytes; ValueError
+    unless it is a whole number of at least 1 byte."""
+    match = _SIZE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"not a size: {text!r} (e.g. 1073741824, 512M or 2G)")
+    unit = (match.group(2) or "").upper()
+    size = int(match.group(1)) << (10 * " KMGT".index(unit or " "))
+    if size < 1:
+        raise ValueError(f"must be at least 1 byte (got {text!r})")
+    return size
+
+
+_LIMIT: ContextVar[int | None] = ContextVar("arh_max_input_bytes", default=None)
+
+
+@contextlib.contextmanager
+def input_limit(limit: int | None) -> Iterator[None]:
+    """Within this block, `max_input_bytes()` is `limit` (None: as outside it)."""
+    token = _LIMIT.set(limit if limit is not None else _LIMIT.get())
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, a device not end
-            raise InputError("cannot read: not a regular file")
-        with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
+        yield
+    finally:
+        _LIMIT.reset(token)
+
+
+def max_input_bytes() -> int:
+    """The input limit: the one `input_limit` set (the CLI's --max-input-bytes), else
+    $ARH_MAX_INPUT_BYTES, else DEFAULT_MAX_INPUT_BYTES; ValueError when the variable
+    is not a size."""
+    chosen = _LIMIT.get()
+    if chosen is not None:
+        return chosen
+    raw = os.environ.get(MAX_INPUT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_INPUT_BYTES
+    try:
+        return parse_size(raw)
+    except ValueError as exc:
+        raise ValueError(f"{MAX_INPUT_ENV}: {exc}") from None
+
+
+class Unreadable(OSError):
+    """An input refused before it is read (not a regular file, or over the input limit):
+    an OSError, so that `cannot read: <strerror>` reports it like any other."""
+
+
+def _over_limit(what: str, limit: int) -> str:
+    return (
+        f"{what} the input limit of {limit} bytes (raise it with --max-input-bytes "
+        f"or {MAX_INPUT_ENV})"
+    )
+
+
+def too_large(limit: int) -> Unreadable:
+    """The refusal of an input over the limit."""
+    return Unreadable(errno.EFBIG, _over_limit("larger than", limit))
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def not_regular(mode: int) -> str | None:
+    """Why a file of this mode is not read (None for a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((name for test, name in _KINDS if test(mode)), "a special file")
+    if kind == "a directory":
+        return os.strerror(errno.EISDIR)
+    return f"{kind}, not a regular file (redirect it to standard input and give - to read it)"
+
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _open_fd(path: str) -> tuple[int, int]:
+    """An fd of a regular file and its size. Opened without blocking (a FIFO with no
+    writer would block the open itself), then refused unless regular; raises OSError."""
+    fd = os.open(path, _OPEN_FLAGS)
+    try:
+        info = os.fstat(fd)
+        why = not_regular(info.st_mode)
+        if why is not None:
+            raise Unreadable(errno.EINVAL, why)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info.st_size
+
+
+def open_local(path: str, buffering: int = READ_BUFFER) -> BinaryIO:
+    """A local regular file opened for reading bytes; raises OSError (Unreadable)."""
+    fd, _ = _open_fd(path)
+    return os.fdopen(fd, "rb", buffering=buffering)
+
+
+def read_local(path: str, limit: int, stream_from: int | None = None) -> bytes | None:
+    """The bytes of a local regular file, read with one open, fstat and read (a directory
+    walk may read millions); None when `stream_from` is given and the file has at least
+    that many bytes, for the caller to stream. Raises OSError (Unreadable)."""
+    fd, size = _open_fd(path)
+    try:
+        if stream_from is not None and size >= stream_from:
+            return None
+        if size > limit:
+            raise too_large(limit)
+        data = os.read(fd, size + 1)
+        if len(data) == size:  # a regular file returns everything it holds at once
+            return data
+        # It grew or shrank meanwhile: read on, within the limit.
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            return data + read_stream(handle, limit - len(data))
+    finally:
+        os.close(fd)
+
+
+def read_stream(handle: BinaryIO, limit: int) -> bytes:
+    """Everything a stream holds (standard input, a file behind a URL), at most `limit`
+    bytes; raises OSError (Unreadable when there is more)."""
+    data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise too_large(limit)
+    return data
+
+
+def read_lines(handle: BinaryIO, limit: int) -> Iterator[tuple[bytes, int]]:
+    """Each line of a binary stream with its length in bytes, as iterating over it gives
+    them, except that a line of more than `limit` bytes (newline aside) comes as
+    (b"", length): read past in pieces, never held. Raises OSError."""
+    readline = handle.readline
+    cap = limit + 1
+    while raw := readline(cap):
+        if len(raw) < cap or raw.endswith(b"\n"):
+            yield raw, len(raw)
+            continue
+        size = len(raw)
+        while not raw.endswith(b"\n"):
+            raw = readline(READ_BUFFER)
+            if not raw:
+                break
+            size += len(raw)
+        yield b"", size
+
+
+def line_too_long(limit: int) -> str:
+    """The problem with a line that `read_lines` read past."""
+    return "cannot read: " + _over_limit("a line longer than", limit)
+
+
+def read_input(
+    path: str | os.PathLike[str], stdin: BinaryIO | None = None, limit: int | None = None
+) -> bytes:
+    """A whole input within the input limit (`-` with `stdin` given: standard input), the
+    one read of policies and reports. InputError `cannot read: ...`."""
+    text = os.fspath(path)
+    bound = max_input_bytes() if limit is None else limit
+    try:
+        if text == STDIN and stdin is not None:
+            return read_stream(stdin, bound)
+        if not text:
+            raise Unreadable(errno.ENOENT, "empty path")
+        data = read_local(text, bound)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}") from None
-    if len(data) > max_bytes:
-        raise InputError(f"cannot read: larger than {max_bytes} bytes")
+    except ValueError as exc:  # a NUL byte in the path
+        raise InputError(f"cannot read: {exc}") from None
+    assert data is not None
     return data
 
 
 def list_files(directory: str | os.PathLike[str], suffixes: tuple[str, ...]) -> list[Path] | None:
     """The files directly inside `directory` whose names end in one of `suffixes`, sorted
-    by name; None when `directory` is not a directory."""
+    by name; None when `directory` is not a directory (or is empty: no path)."""
+    if not os.fspath(directory):
+        return None
     path = Path(directory)
     if not path.is_dir():
         return None
@@ -224,8 +428,8 @@ def decode_json_bytes(data: bytes) -> Any:
         except Exception:  # any refusal: the strict path names the exact problem
             pass
         else:
-            check_depth(data)
-            return value
+            if within(data):
+                return value
     return decode_json(decode_bytes(data))
 
 
@@ -264,147 +468,39 @@ def _looks_like_jsonl(data: bytes) -> bool:
     return True
 
 
-def read_bytes(path: str | os.PathLike[str], stdin: BinaryIO | None = None) -> bytes:
-    """A whole file (`-`: standard input, empty when there is none); raises OSError."""
-    if str(path) == STDIN:
-        return stdin.read() if stdin is not None else b""
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
-def read_local(path: str) -> bytes:
-    """A whole local file, read with one open, fstat and read; raises OSError."""
-    data = read_small(path, 1 << 62)
-    assert data is not None
-    return data
-
-
-def read_small(path: str, limit: int) -> bytes | None:
-    """The bytes of a local file smaller than `limit`, read with one open, fstat and read
-    (a directory walk may read millions); None when it is `limit` bytes or more, for the
-    caller to stream. Raises OSError."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-    try:
-        size = os.fstat(fd).st_size
-        if size >= limit:
-            return None
-        data = os.read(fd, size + 1)
-        if len(data) == size:  # a regular file returns everything it holds at once
-            return data
-        # It grew or shrank meanwhile, or is a special file whose size fstat does not know.
-        blocks = [data]
-        while block := os.read(fd, 1 << 20):
-            blocks.append(block)
-        return b"".join(blocks)
-    finally:
-        os.close(fd)
-
-
-def _special(target: str) -> bool | None:
-    """True for an existing device, pipe or socket (written in place, never replaced: a
-    report to /dev/null must not turn it into a file), False for a regular file, None
-    when there is nothing there."""
-    try:
-        mode = os.stat(target).st_mode
-    except (OSError, ValueError):
-        return None
-    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
-
-
-def check_creatable(target: str) -> str | None:
-    """Why an output file could not be created (before a run starts), or None."""
-    if target == STDIN or _special(target):
-        return None
-    final = os.path.realpath(target)
-    if os.path.isdir(final):
-        return os.strerror(21)  # EISDIR
-    directory = os.path.dirname(final) or "."
-    if not os.path.isdir(directory):
-        return os.strerror(2)  # ENOENT
-    if not os.access(directory, os.W_OK | os.X_OK):
-        return os.strerror(13)  # EACCES
-    return None
-
-
-def write_atomic(target: str, pieces: Iterable[str]) -> None:
-    """Write UTF-8 text to `target` all or nothing: into a temporary file in its directory,
-    fsynced, then renamed over it. An interrupted or failed write leaves the old file as
-    it was; concurrent writers each rename a complete file. A device or pipe (/dev/null,
-    a FIFO) is written in place. Raises OSError."""
-    if _special(target):
-        with open(target, "w", encoding="utf-8", newline="\n") as handle:
-            for piece in pieces:
-                handle.write(piece)
-        return
-    import tempfile  # noqa: PLC0415 - only when a report is written
-
-    final = os.path.realpath(target)  # through a symlink: replace the file it names
-    directory = os.path.dirname(final) or "."
-    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(final)}.", suffix=".tmp", dir=directory)
-    try:
-        with open(fd, "w", encoding="utf-8", newline="\n") as handle:
-            for piece in pieces:
-                handle.write(piece)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, _new_file_mode(final))
-        os.replace(temp, final)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    _fsync_directory(directory)
-
-
-def _new_file_mode(final: str) -> int:
-    """The mode the replaced file had, or what `open()` would give a new one."""
-    try:
-        return stat.S_IMODE(os.stat(final).st_mode)
-    except OSError:
-        mask = os.umask(0o22)
-        os.umask(mask)
-        return 0o666 & ~mask
-
-
-def _fsync_directory(directory: str) -> None:
-    """Make the rename durable; some filesystems cannot fsync a directory (ignored)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-class Spool:
-    """Text appended in pieces and read back once, kept in a temporary file rather than
-    in memory (a streamed report's elements, which are written after its summary)."""
-
-    def __init__(self) -> None:
-        self._file: Any = None
-        self.empty = True
-
-    def write(self, text: str) -> None:
-        if self._file is None:
-            import tempfile  # noqa: PLC0415 - only when something is spooled
-
-            # Closed by chunks() (or when the run dies and the object goes away).
-            self._file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115
-        self._file.write(text)
-        self.empty = self.empty and not text
-
-    def chunks(self, size: int = 1 << 20) -> Iterator[str]:
-        """What was written, in pieces of about `size` characters; then the file is gone."""
-        if self._file is None:
-            return
-        handle, self._file = self._file, None
-        try:
-            handle.seek(0)
-            while piece := handle.read(size):
-                yield piece
-        finally:
-            handle.close()
+__all__ = [
+    "DEFAULT_MAX_INPUT_BYTES",
+    "JSONL_SUFFIXES",
+    "MAX_INPUT_ENV",
+    "READ_BUFFER",
+    "STDIN",
+    "STDIN_NAME",
+    "TRACE_SUFFIXES",
+    "Document",
+    "Failure",
+    "Spool",
+    "Unreadable",
+    "check_creatable",
+    "check_depth",
+    "decode_bytes",
+    "decode_json",
+    "decode_json_bytes",
+    "display_path",
+    "input_limit",
+    "iter_jsonl",
+    "line_too_long",
+    "list_files",
+    "max_input_bytes",
+    "not_regular",
+    "open_local",
+    "parse_size",
+    "read_document",
+    "read_input",
+    "read_lines",
+    "read_local",
+    "read_stream",
+    "shown_name",
+    "start_line",
+    "too_large",
+    "write_atomic",
+]

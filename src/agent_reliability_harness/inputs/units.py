@@ -10,16 +10,21 @@ from typing import Any, BinaryIO
 
 from ..errors import InputError
 from ..io import (
+    DEFAULT_MAX_INPUT_BYTES,
     JSONL_SUFFIXES,
-    READ_BUFFER,
     Document,
     Failure,
     _looks_like_jsonl,
     decode_bytes,
     decode_json_bytes,
     iter_jsonl,
+    line_too_long,
+    open_local,
     read_document,
+    read_lines,
     read_local,
+    read_stream,
+    too_large,
 )
 from .remote import RemoteFile, open_remote
 from .walk import Entry, Location, suffix
@@ -87,22 +92,29 @@ Claims = Callable[[bytes], bool]
 
 
 def open_binary(path: Location) -> BinaryIO:
-    """A local file or URL opened for reading bytes; raises OSError."""
+    """A local regular file or a URL opened for reading bytes; raises OSError (a device,
+    pipe or socket: io.Unreadable)."""
     if isinstance(path, RemoteFile):
         return open_remote(path)
-    return open(path, "rb", buffering=READ_BUFFER)
+    return open_local(path)
 
 
-def read_whole(path: Location) -> bytes:
-    """All bytes of a local file or URL; raises OSError."""
+def read_whole(path: Location, limit: int = DEFAULT_MAX_INPUT_BYTES) -> bytes:
+    """All bytes of a local file or URL, at most `limit`; raises OSError."""
     if isinstance(path, RemoteFile):
         with open_remote(path) as handle:
-            return handle.read()
-    return read_local(path)
+            return read_stream(handle, limit)
+    data = read_local(path, limit)
+    assert data is not None
+    return data
 
 
 def _cannot_read(name: str, exc: OSError, line: int | None = None) -> Failure:
     return Failure(name, f"cannot read: {exc.strerror or exc}", line=line)
+
+
+def _too_long(name: str, line: int, limit: int) -> Failure:
+    return Failure(name, line_too_long(limit), line=line)
 
 
 def _newlines(data: bytes, few: int = 256) -> int:
@@ -118,42 +130,50 @@ def _newlines(data: bytes, few: int = 256) -> int:
 
 
 def line_ranges(
-    path: Location, name: str, target: int, joined: Joined, hint: str = ""
+    path: Location,
+    name: str,
+    target: int,
+    joined: Joined,
+    hint: str = "",
+    *,
+    limit: int = DEFAULT_MAX_INPUT_BYTES,
 ) -> Iterator[LineRange | Failure]:
     """A JSONL file as LineRanges of about `target` bytes, each cut at a line start.
 
     A cut never falls between two non-blank lines (blank ones between them aside)
     for which `joined(before, after)` holds. The bulk of a range is read in one
-    block and only its newlines counted; lines are looked at only around a cut.
+    block and only its newlines counted; lines are looked at only around a cut, and
+    never more than `limit` bytes of one (a longer one is left for its reader to report).
     """
     start = offset = 0
     line = number = 1  # first line of the range; line number at `offset`
     last: bytes | None = None  # the last non-blank line before `offset`; None: not known
     try:
         with open_binary(path) as handle:
+            lines = read_lines(handle, limit)  # a too-long line is b"": joined to nothing
             while True:
                 want = start + target - offset
                 if want > 0:
                     block = handle.read(want)
                     if not block:
                         break
-                    rest = b"" if block.endswith(b"\n") else handle.readline()
-                    offset += len(block) + len(rest)
-                    number += _newlines(block) + rest.count(b"\n")
-                    if rest:
-                        tail = block[block.rfind(b"\n") + 1 :] + rest
+                    rest, size = (b"", 0) if block.endswith(b"\n") else next(lines, (b"", 0))
+                    offset += len(block) + size
+                    number += _newlines(block) + (rest.count(b"\n") if rest else size > 0)
+                    if size:
+                        tail = block[block.rfind(b"\n") + 1 :] + rest if rest else b""
                     else:
                         tail = block[block.rfind(b"\n", 0, len(block) - 1) + 1 :]
                     last = None if tail.isspace() else tail
                 cut = False
-                for raw in handle:
+                for raw, size in lines:
                     if not raw.isspace():  # what `raw.strip()` tests, without a copy
                         cut = last is not None and not joined(last, raw)
                         if cut:
                             yield LineRange(name, path, start, offset, line, hint)
                             start, line = offset, number
                         last = raw
-                    offset += len(raw)
+                    offset += size
                     number += 1
                     if cut:
                         break
@@ -168,18 +188,23 @@ def line_ranges(
         yield LineRange(name, path, start, offset, line, hint)
 
 
-def read_line_range(unit: LineRange) -> Iterator[RawUnit | Failure]:
-    """The non-blank lines of a LineRange as RawUnits, numbered as in the whole file."""
+def read_line_range(
+    unit: LineRange, limit: int = DEFAULT_MAX_INPUT_BYTES
+) -> Iterator[RawUnit | Failure]:
+    """The non-blank lines of a LineRange as RawUnits, numbered as in the whole file (a
+    line longer than `limit` bytes: a Failure)."""
     name, hint, end = unit.source_path, unit.hint, unit.end
     try:
         with open_binary(unit.path) as handle:
             if unit.start:
                 handle.seek(unit.start)
             offset, number = unit.start, unit.line
-            for raw in handle:
-                if not raw.isspace():
+            for raw, size in read_lines(handle, limit):
+                if not raw:
+                    yield _too_long(name, number, limit)
+                elif not raw.isspace():
                     yield RawUnit(name, raw, line=number, hint=hint)
-                offset += len(raw)
+                offset += size
                 number += 1
                 if 0 <= end <= offset:
                     break
@@ -187,22 +212,30 @@ def read_line_range(unit: LineRange) -> Iterator[RawUnit | Failure]:
         yield _cannot_read(name, exc)
 
 
-def session_lines(unit: SessionFile) -> Iterator[tuple[int, bytes] | Failure]:
-    """The non-blank lines of a session file with their line numbers, read one at a time."""
+def session_lines(
+    unit: SessionFile, limit: int = DEFAULT_MAX_INPUT_BYTES
+) -> Iterator[tuple[int, bytes] | Failure]:
+    """The non-blank lines of a session file with their line numbers, read one at a time
+    (a line longer than `limit` bytes: a Failure)."""
     if unit.path is None:
         yield from unit.lines
         return
     try:
         with open_binary(unit.path) as handle:
-            for number, raw in enumerate(handle, start=1):
-                if not raw.isspace():
+            for number, (raw, _) in enumerate(read_lines(handle, limit), start=1):
+                if not raw:
+                    yield _too_long(unit.source_path, number, limit)
+                elif not raw.isspace():
                     yield number, raw
     except OSError as exc:
         yield _cannot_read(unit.source_path, exc)
 
 
-def _stdin_units(stdin: Any, entry: Entry, claims: Claims | None) -> Iterator[Unit]:
-    """Standard input, JSONL streamed line by line; anything else read whole.
+def _stdin_units(
+    stdin: Any, entry: Entry, claims: Claims | None, limit: int = DEFAULT_MAX_INPUT_BYTES
+) -> Iterator[Unit]:
+    """Standard input, JSONL streamed line by line; anything else read whole (within
+    `limit`: so is each line).
 
     Reads only until it can tell the two apart; the decision and the line numbers
     are those `_looks_like_jsonl` and `bytes.splitlines` give on the whole input.
@@ -211,45 +244,83 @@ def _stdin_units(stdin: Any, entry: Entry, claims: Claims | None) -> Iterator[Un
     if stdin is None:
         yield RawUnit(name, b"", hint=hint)
         return
+    try:
+        yield from _stdin_read(stdin, entry, claims, limit)
+    except OSError as exc:
+        yield _cannot_read(name, exc)
+
+
+def _stdin_read(stdin: Any, entry: Entry, claims: Claims | None, limit: int) -> Iterator[Unit]:
+    name, hint = entry.name, entry.hint
     head: list[bytes] = []
     non_blank = 0
-    for chunk in iter(stdin.readline, b""):
+    lines = read_lines(stdin, limit)
+    for chunk, _ in lines:
+        if not chunk:  # a line over the limit: so is the whole input
+            yield _cannot_read(name, too_large(limit))
+            return
         head.append(chunk)
         non_blank += sum(1 for line in chunk.splitlines() if line.strip())
         if non_blank >= 2:
             break
     prefix = b"".join(head)
     if non_blank < 2 or not _looks_like_jsonl(prefix):
-        yield RawUnit(name, prefix + stdin.read(), hint=hint)
+        if len(prefix) > limit:
+            raise too_large(limit)
+        yield RawUnit(name, prefix + read_stream(stdin, limit - len(prefix)), hint=hint)
         return
-    lines = _numbered(itertools.chain(head, iter(stdin.readline, b"")))
+    numbered = _numbered(itertools.chain(head, (chunk for chunk, _ in lines)))
     if claims is not None:
-        first = next(lines)
-        rest = itertools.chain((first,), lines)
+        first = next(numbered)
+        rest = itertools.chain((first,), numbered)
         if claims(first[1]):
-            yield SessionFile(name, None, hint, tuple(rest))
+            yield SessionFile(name, None, hint, tuple(_session_stdin(rest, limit)))
             return
-        lines = rest
+        numbered = rest
+    for number, raw in numbered:
+        if raw:
+            yield RawUnit(name, raw, line=number, hint=hint)
+        else:
+            yield _too_long(name, number, limit)
+
+
+def _session_stdin(lines: Iterable[tuple[int, bytes]], limit: int) -> Iterator[tuple[int, bytes]]:
+    """A session's lines from standard input, held (it cannot be read twice): at most
+    `limit` bytes in all, like any other input read whole."""
+    total = 0
     for number, raw in lines:
-        yield RawUnit(name, raw, line=number, hint=hint)
+        total += len(raw)
+        if not raw or total > limit:  # a session cannot be read with a line missing
+            raise too_large(limit)
+        yield number, raw
 
 
 def _numbered(chunks: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
+    """Non-blank lines with their numbers; a line `read_lines` read past stays b""."""
     number = 0
     for chunk in chunks:
+        if not chunk:
+            number += 1
+            yield number, chunk
+            continue
         for raw in chunk.splitlines(keepends=True):
             number += 1
             if raw.strip():
                 yield number, raw
 
 
-def _jsonl_units(entry: Entry, claims: Claims | None) -> Iterator[Unit]:
+def _jsonl_units(
+    entry: Entry, claims: Claims | None, limit: int = DEFAULT_MAX_INPUT_BYTES
+) -> Iterator[Unit]:
     name, hint, path = entry.name, entry.hint, entry.path
     assert path is not None
     try:
         with open_binary(path) as handle:
-            for number, raw in enumerate(handle, start=1):
-                if raw.strip():
+            for number, (raw, _) in enumerate(read_lines(handle, limit), start=1):
+                if not raw:
+                    claims = None
+                    yield _too_long(name, number, limit)
+                elif raw.strip():
                     if claims is not None:
                         if claims(raw):
                             yield SessionFile(name, path, hint)
@@ -260,14 +331,14 @@ def _jsonl_units(entry: Entry, claims: Claims | None) -> Iterator[Unit]:
         yield _cannot_read(name, exc)
 
 
-def _claimed(path: Location, claims: Claims) -> bool:
-    """Whether a JSONL file's first non-blank line makes it a session (False if unreadable:
-    reading it again reports the problem)."""
+def _claimed(path: Location, claims: Claims, limit: int) -> bool:
+    """Whether a JSONL file's first non-blank line makes it a session (False if unreadable
+    or over the limit: reading it again reports the problem)."""
     try:
         with open_binary(path) as handle:
-            for raw in handle:
+            for raw, _ in read_lines(handle, limit):
                 if not raw.isspace():
-                    return claims(raw)
+                    return bool(raw) and claims(raw)
     except OSError:
         return False
     return False
@@ -279,6 +350,8 @@ def iter_units(
     range_bytes: int = 0,
     joined: Joined | None = None,
     claims: Claims | None = None,
+    *,
+    limit: int = DEFAULT_MAX_INPUT_BYTES,
 ) -> Iterator[Unit]:
     """Every input unit of the given entries, in order.
 
@@ -286,7 +359,8 @@ def iter_units(
     whole. With `range_bytes` (and `joined`, see `line_ranges`), a local JSONL file comes
     as LineRanges instead of lines; a JSONL file behind a URL always comes as one
     LineRange, read by the worker. With `claims`, a JSONL file whose first non-blank
-    line it claims comes as one SessionFile.
+    line it claims comes as one SessionFile. No line read here is held beyond `limit`
+    bytes (see io.read_lines).
     """
     items = list(entries) if not isinstance(entries, list) else entries
     for index, item in enumerate(items):
@@ -295,17 +369,17 @@ def iter_units(
             continue
         path = item.path
         if path is None:
-            yield from _stdin_units(stdin, item, claims)
+            yield from _stdin_units(stdin, item, claims, limit)
         elif suffix(item.name) not in JSONL_SUFFIXES:
             yield RawUnit(item.name, None, path=path, hint=item.hint)
-        elif claims is not None and _claimed(path, claims):
+        elif claims is not None and _claimed(path, claims, limit):
             yield SessionFile(item.name, path, item.hint)
         elif isinstance(path, RemoteFile):
             yield LineRange(item.name, path, 0, -1, 1, item.hint)
         elif range_bytes > 0 and joined is not None and _alone(items, index):
-            yield from line_ranges(path, item.name, range_bytes, joined, item.hint)
+            yield from line_ranges(path, item.name, range_bytes, joined, item.hint, limit=limit)
         else:
-            yield from _jsonl_units(item, None)
+            yield from _jsonl_units(item, None, limit)
 
 
 def _alone(items: list[Entry | Failure], index: int) -> bool:
@@ -322,15 +396,17 @@ def _name(item: Entry | Failure) -> str:
     return item.source_path if isinstance(item, Failure) else item.name
 
 
-def decode_unit(unit: RawUnit, keep_text: bool = False) -> list[Document | Failure]:
-    """Decode one unit into its documents; a Failure (with the JSONL line, if any) for each
-    part that is not valid JSON."""
+def decode_unit(
+    unit: RawUnit, keep_text: bool = False, limit: int = DEFAULT_MAX_INPUT_BYTES
+) -> list[Document | Failure]:
+    """Decode one unit into its documents (a file read within `limit` bytes); a Failure
+    (with the JSONL line, if any) for each part that is not valid JSON."""
     name = unit.source_path
     data = unit.data
     if data is None:
         assert unit.path is not None
         try:
-            data = read_whole(unit.path)
+            data = read_whole(unit.path, limit)
         except OSError as exc:
             return [_cannot_read(name, exc)]
     if unit.line is not None:

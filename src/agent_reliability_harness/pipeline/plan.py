@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..adapters import AUTO, Identity
+from ..io import DEFAULT_MAX_INPUT_BYTES
 from ..models.policy import Policy
 from ..models.report import Section, TraceReport
 from ..models.trace import Trace
@@ -78,6 +79,7 @@ class WorkPlan:
     fmt: str = AUTO
     identity: Identity | None = None
     needs: Needs = Needs()
+    max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES  # what one input may hold (io.py)
 
 
 def combine(needs: list[Needs], sections: tuple[SectionSpec, ...] = ()) -> Needs:

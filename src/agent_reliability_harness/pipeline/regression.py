@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ..compare import Comparison, GateOptions, check_unique_ids, compare
-from ..errors import ReportError
-from ..io import display_path, read_bytes
+from ..errors import InputError, ReportError
+from ..io import display_path, read_input
 from ..models.baseline import read_report
 from ..models.policy import Policy
 from ..models.report import RunReport
@@ -22,13 +22,16 @@ from .sinks import ErrorSink, Messages, ReportSink, write_output
 EMPTY_CANDIDATE = "no traces found in the given paths: every baseline trace counts as removed"
 
 
-def read_run_report(path: str, stdin: Any = None) -> tuple[RunReport, bytes]:
-    """A report file (`-`: standard input) and its bytes; ReportError naming file and field."""
+def read_run_report(
+    path: str, stdin: Any = None, limit: int | None = None
+) -> tuple[RunReport, bytes]:
+    """A report file (`-`: standard input) and its bytes, within the input limit;
+    ReportError naming file and field."""
     name = display_path(path)
     try:
-        data = read_bytes(path, stdin)
-    except OSError as exc:
-        raise ReportError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        data = read_input(path, stdin, limit)
+    except InputError as exc:
+        raise ReportError(f"{name}: {exc}") from None
     return read_report(data, name), data
 
 
@@ -63,9 +66,9 @@ def validate_candidate(
     return Candidate(collector.run, ok)
 
 
-def given_candidate(path: str, stdin: Any = None) -> Candidate:
+def given_candidate(path: str, stdin: Any = None, limit: int | None = None) -> Candidate:
     """A candidate given as a report file."""
-    report, data = read_run_report(path, stdin)
+    report, data = read_run_report(path, stdin, limit)
     return Candidate(report, True, data.decode("utf-8-sig"))
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from .. import adapters
 from ..adapters import AUTO, Identity
 from ..inputs import Entry, Unit, expand_paths, iter_units
-from ..io import Failure
+from ..io import Failure, max_input_bytes
 from ..models.policy import Policy
 from ..models.report import Section
 from ..scoring import DEFAULT_FAIL_UNDER
@@ -30,6 +30,12 @@ class RunOptions:
     fmt: str = AUTO
     identity: Identity | None = None
     allow_empty: bool = False  # a run with no trace at all (empty directories too) passes
+    # The most bytes one input may hold in memory (None: io.max_input_bytes(), i.e.
+    # $ARH_MAX_INPUT_BYTES or the default); a bigger one is an input error.
+    max_input_bytes: int | None = None
+
+    def input_limit(self) -> int:
+        return self.max_input_bytes if self.max_input_bytes is not None else max_input_bytes()
 
 
 def run_policy_id(policies: Sequence[Policy]) -> str:
@@ -40,7 +46,14 @@ def run_policy_id(policies: Sequence[Policy]) -> str:
 def make_plan(policies: Sequence[Policy], options: RunOptions, sinks: Sequence[Sink]) -> WorkPlan:
     """The WorkPlan for these policies and options, with what the sinks need."""
     needs = combine([sink.needs for sink in sinks], registered_sections())
-    return WorkPlan(tuple(policies), options.fail_under, options.fmt, options.identity, needs)
+    return WorkPlan(
+        tuple(policies),
+        options.fail_under,
+        options.fmt,
+        options.identity,
+        needs,
+        options.input_limit(),
+    )
 
 
 def input_units(
@@ -57,6 +70,7 @@ def input_units(
         executors.CHUNK_BYTES if ranges else 0,
         lines_joined if ranges else None,
         claims_for(options.fmt),
+        limit=options.input_limit(),
     )
 
 

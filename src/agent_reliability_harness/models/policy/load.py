@@ -137,7 +137,7 @@ def _extends(value: Any) -> list[str]:
 
 def _decode(path: str, notes: Notes) -> dict[str, Any]:
     """One policy file as an object (JSON, or YAML by its suffix)."""
-    text = io.decode_bytes(io.read_file(path))
+    text = io.decode_bytes(io.read_input(path))
     yaml = os.path.splitext(path)[1] in YAML_SUFFIXES
     value = decode_yaml(text) if yaml else io.decode_json(text)
     if not isinstance(value, dict):

@@ -71,6 +71,7 @@ def render_compare(comparison: Any, options: RenderOptions) -> str:
     """The page of a comparison from the comparison alone (no trace bodies)."""
     return render_compare_html(comparison, None, options)
 
+
 __all__ = [
     "EmbedLimits",
     "HtmlCompareWriter",
