@@ -96,7 +96,7 @@ def _main(arguments: list[str], io: Streams, system: bool) -> int:
 
 
 def _dispatch(args: argparse.Namespace, io: Streams, system: bool) -> int:
-    from ..io import input_limit, max_input_bytes  # noqa: PLC0415 - not at --version
+    from ..reading import input_limit, max_input_bytes  # noqa: PLC0415 - not at --version
 
     try:
         max_input_bytes()

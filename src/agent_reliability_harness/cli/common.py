@@ -78,7 +78,7 @@ def label_arg(value: str) -> str:
 
 def size_arg(value: str) -> int:
     """argparse type for a byte count: 1048576, 512K, 64M, 2G."""
-    from ..io import parse_size  # noqa: PLC0415 - keeps the parser light
+    from ..reading import parse_size  # noqa: PLC0415 - keeps the parser light
 
     try:
         return parse_size(value)
@@ -122,7 +122,8 @@ def streams_problem(inputs: list[str], outputs: list[str]) -> str | None:
 
 def cannot_create(targets: list[str], io: Streams) -> bool:
     """Report every output file that cannot be created (before a run starts, not after)."""
-    from ..io import EMPTY_NAME, check_creatable, shown_name  # noqa: PLC0415
+    from ..atomic import check_creatable  # noqa: PLC0415
+    from ..io import EMPTY_NAME, shown_name  # noqa: PLC0415
 
     failed = False
     for target in targets:

@@ -3,14 +3,11 @@ range of JSONL lines, a session file), read by whoever processes them, in input 
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator
 from typing import Any, BinaryIO
 
 from ..errors import InputError
 from ..io import (
-    DEFAULT_MAX_INPUT_BYTES,
     JSONL_SUFFIXES,
     Document,
     Failure,
@@ -18,77 +15,20 @@ from ..io import (
     decode_bytes,
     decode_json_bytes,
     iter_jsonl,
+    read_document,
+)
+from ..reading import (
+    DEFAULT_MAX_INPUT_BYTES,
     line_too_long,
     open_local,
-    read_document,
     read_lines,
     read_local,
     read_stream,
-    too_large,
 )
+from .base import Claims, Joined, LineRange, RawUnit, SessionFile, Unit
 from .remote import RemoteFile, open_remote
+from .stdin import stdin_units
 from .walk import Entry, Location, suffix
-
-
-@dataclass(frozen=True, slots=True)
-class RawUnit:
-    """One input not decoded yet: a JSONL line (`line` set) or a whole document.
-
-    A whole file is carried by path (`data` None) so that whoever decodes it reads
-    it: a worker process, not the process that walks the inputs.
-    """
-
-    source_path: str
-    data: bytes | None
-    line: int | None = None
-    path: Location | None = None
-    hint: str = ""  # what trace ids derived from the file name start from
-
-    @property
-    def size(self) -> int:
-        """Bytes of input this unit holds (0 for a file carried by path)."""
-        return 0 if self.data is None else len(self.data)
-
-
-@dataclass(frozen=True, slots=True)
-class LineRange:
-    """The JSONL lines in bytes [start, end) of a file (`end` -1: to its end), the first
-    being line `line`. Cut at line starts by the process that walks the inputs and read
-    by whoever processes it, so the JSONL bytes need not pass through the parent."""
-
-    source_path: str
-    path: Location
-    start: int
-    end: int
-    line: int
-    hint: str = ""
-
-    @property
-    def size(self) -> int:
-        return max(self.end - self.start, 0)
-
-
-@dataclass(frozen=True, slots=True)
-class SessionFile:
-    """A JSONL file that one adapter reads whole (`Adapter.convert_lines`: one file is one
-    session), streamed line by line by whoever processes it. From standard input the
-    lines come along (`lines`), as standard input cannot be read twice."""
-
-    source_path: str
-    path: Location | None
-    hint: str = ""
-    lines: tuple[tuple[int, bytes], ...] = ()
-
-    @property
-    def size(self) -> int:
-        return sum(len(raw) for _, raw in self.lines)
-
-
-Unit = RawUnit | LineRange | SessionFile | Failure
-# Whether two consecutive non-blank JSONL lines must stay in one unit (span exports).
-Joined = Callable[[bytes, bytes], bool]
-# Whether the first non-blank line of a JSONL file makes it a session file.
-Claims = Callable[[bytes], bool]
 
 
 def open_binary(path: Location) -> BinaryIO:
@@ -231,84 +171,6 @@ def session_lines(
         yield _cannot_read(unit.source_path, exc)
 
 
-def _stdin_units(
-    stdin: Any, entry: Entry, claims: Claims | None, limit: int = DEFAULT_MAX_INPUT_BYTES
-) -> Iterator[Unit]:
-    """Standard input, JSONL streamed line by line; anything else read whole (within
-    `limit`: so is each line).
-
-    Reads only until it can tell the two apart; the decision and the line numbers
-    are those `_looks_like_jsonl` and `bytes.splitlines` give on the whole input.
-    """
-    name, hint = entry.name, entry.hint
-    if stdin is None:
-        yield RawUnit(name, b"", hint=hint)
-        return
-    try:
-        yield from _stdin_read(stdin, entry, claims, limit)
-    except OSError as exc:
-        yield _cannot_read(name, exc)
-
-
-def _stdin_read(stdin: Any, entry: Entry, claims: Claims | None, limit: int) -> Iterator[Unit]:
-    name, hint = entry.name, entry.hint
-    head: list[bytes] = []
-    non_blank = 0
-    lines = read_lines(stdin, limit)
-    for chunk, _ in lines:
-        if not chunk:  # a line over the limit: so is the whole input
-            yield _cannot_read(name, too_large(limit))
-            return
-        head.append(chunk)
-        non_blank += sum(1 for line in chunk.splitlines() if line.strip())
-        if non_blank >= 2:
-            break
-    prefix = b"".join(head)
-    if non_blank < 2 or not _looks_like_jsonl(prefix):
-        if len(prefix) > limit:
-            raise too_large(limit)
-        yield RawUnit(name, prefix + read_stream(stdin, limit - len(prefix)), hint=hint)
-        return
-    numbered = _numbered(itertools.chain(head, (chunk for chunk, _ in lines)))
-    if claims is not None:
-        first = next(numbered)
-        rest = itertools.chain((first,), numbered)
-        if claims(first[1]):
-            yield SessionFile(name, None, hint, tuple(_session_stdin(rest, limit)))
-            return
-        numbered = rest
-    for number, raw in numbered:
-        if raw:
-            yield RawUnit(name, raw, line=number, hint=hint)
-        else:
-            yield _too_long(name, number, limit)
-
-
-def _session_stdin(lines: Iterable[tuple[int, bytes]], limit: int) -> Iterator[tuple[int, bytes]]:
-    """A session's lines from standard input, held (it cannot be read twice): at most
-    `limit` bytes in all, like any other input read whole."""
-    total = 0
-    for number, raw in lines:
-        total += len(raw)
-        if not raw or total > limit:  # a session cannot be read with a line missing
-            raise too_large(limit)
-        yield number, raw
-
-
-def _numbered(chunks: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
-    """Non-blank lines with their numbers; a line `read_lines` read past stays b""."""
-    number = 0
-    for chunk in chunks:
-        if not chunk:
-            number += 1
-            yield number, chunk
-            continue
-        for raw in chunk.splitlines(keepends=True):
-            number += 1
-            if raw.strip():
-                yield number, raw
-
-
 def _jsonl_units(
     entry: Entry, claims: Claims | None, limit: int = DEFAULT_MAX_INPUT_BYTES
 ) -> Iterator[Unit]:
@@ -369,7 +231,7 @@ def iter_units(
             continue
         path = item.path
         if path is None:
-            yield from _stdin_units(stdin, item, claims, limit)
+            yield from stdin_units(stdin, item, claims, limit)
         elif suffix(item.name) not in JSONL_SUFFIXES:
             yield RawUnit(item.name, None, path=path, hint=item.hint)
         elif claims is not None and _claimed(path, claims, limit):

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ..errors import InputError
-from ..io import STDIN, STDIN_NAME, TRACE_SUFFIXES, Failure, display_path, not_regular, shown_name
+from ..io import STDIN, STDIN_NAME, TRACE_SUFFIXES, Failure, display_path, shown_name
+from ..reading import not_regular
 from .remote import RemoteFile, expand_url, is_url
 
 # A local file is named by its path as given (a str: cheaper than a Path per file).

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, ReportError
-from ..io import decode_bytes, decode_json, display_path, read_input
+from ..io import decode_bytes, decode_json, display_path
+from ..reading import read_input
 from .common import (
     SUPPORTED_MAJOR,
     Severity,

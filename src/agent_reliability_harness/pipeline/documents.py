@@ -29,17 +29,11 @@ from ..inputs import (
     session_lines,
     stem,
 )
-from ..io import (
-    DEFAULT_MAX_INPUT_BYTES,
-    Document,
-    Failure,
-    decode_json_bytes,
-    read_local,
-    start_line,
-)
+from ..io import Document, Failure, decode_json_bytes, start_line
 from ..models.report import InputFailure
 from ..models.trace import Trace, decode_trace_json, parse_trace
 from ..positions import locate_traces
+from ..reading import DEFAULT_MAX_INPUT_BYTES, read_local
 
 # Canonical trace files from this size up are read a chunk of steps at a time. Below it,
 # reading the file whole is as fast and the trace is small enough to hold.

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..adapters import AUTO, Identity
-from ..io import DEFAULT_MAX_INPUT_BYTES
 from ..models.policy import Policy
 from ..models.report import Section, TraceReport
 from ..models.trace import Trace
+from ..reading import DEFAULT_MAX_INPUT_BYTES
 from ..scoring import DEFAULT_FAIL_UNDER
 
 

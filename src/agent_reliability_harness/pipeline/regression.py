@@ -9,10 +9,11 @@ from typing import Any, TextIO
 
 from ..compare import Comparison, GateOptions, check_unique_ids, compare
 from ..errors import InputError, ReportError
-from ..io import display_path, read_input
+from ..io import display_path
 from ..models.baseline import read_report
 from ..models.policy import Policy
 from ..models.report import RunReport
+from ..reading import read_input
 from ..render import Renderer, RenderOptions, get_renderer
 from .executors import Executor
 from .partial import Sink

@@ -11,9 +11,10 @@ from typing import Any
 from .. import adapters
 from ..adapters import AUTO, Identity
 from ..inputs import Entry, Unit, expand_paths, iter_units
-from ..io import Failure, max_input_bytes
+from ..io import Failure
 from ..models.policy import Policy
 from ..models.report import Section
+from ..reading import max_input_bytes
 from ..scoring import DEFAULT_FAIL_UNDER
 from . import executors
 from .documents import claims_for, lines_joined
