@@ -9,7 +9,7 @@ import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..models.common import is_number, type_name
+from ..models.common import finite_non_negative, is_number, type_name
 from ._common import TraceBuilder, fail
 
 # tau-bench and tau2-bench count a run as solved when its reward is 1 within this tolerance.
@@ -23,8 +23,10 @@ def opt_amount(d: dict[str, Any] | None, key: str, at: str) -> float | None:
     value = d.get(key)
     if value is None:
         return None
-    if is_number(value) and math.isfinite(value) and value >= 0:
-        return float(value)
+    try:
+        return float(finite_non_negative(value))  # an integer beyond the float range: refused
+    except ValueError:
+        pass
     raise fail(f"{at}.{key}", f"expected a number >= 0 (got {type_name(value)} {value!r:.40})")
 
 
@@ -50,9 +52,16 @@ def reward_outcome(reward: Any, at: str) -> dict[str, Any] | None:
     """`outcome` from a benchmark reward: the reward, and success as the benchmark grades it."""
     if reward is None:
         return None
-    if not (is_number(reward) and math.isfinite(reward)):
+    if not (is_number(reward) and _finite(reward)):
         raise fail(at, f"expected a finite number (got {type_name(reward)})")
     return {"reward": reward, "success": abs(reward - 1) <= REWARD_TOLERANCE}
+
+
+def _finite(number: float) -> bool:
+    try:
+        return math.isfinite(number)
+    except OverflowError:  # an integer beyond the float range
+        return False
 
 
 def text_of(content: Any, joiner: str = "") -> str | None:

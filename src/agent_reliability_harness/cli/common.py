@@ -23,6 +23,20 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# Control characters (a newline in a file name or a trace id, an escape sequence) written
+# as escapes, so that every message stays one line and cannot drive the terminal.
+_ONE_LINE = {
+    code: (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+    for code in (*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029)
+    if code != 0x09
+}
+
+
+def one_line(message: str) -> str:
+    """`message` with its control characters escaped (tabs kept)."""
+    return message.translate(_ONE_LINE)
+
+
 @dataclass
 class Streams:
     out: TextIO
@@ -34,10 +48,10 @@ class Streams:
         return cls(sys.stdout, sys.stderr, sys.stdin.buffer if sys.stdin else None)
 
     def error(self, message: str) -> None:
-        print(f"error: {message}", file=self.err)
+        self.err.write(f"error: {one_line(message)}\n")
 
     def warn(self, message: str) -> None:
-        print(f"warning: {message}", file=self.err)
+        self.err.write(f"warning: {one_line(message)}\n")
 
     def color(self) -> bool:
         isatty = getattr(self.out, "isatty", None)

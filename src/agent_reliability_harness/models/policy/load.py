@@ -132,6 +132,8 @@ def _extends(value: Any) -> list[str]:
         raise err(
             "extends", f"must be a file path or a list of file paths (got {type_name(value)})"
         )
+    if any("\0" in p for p in paths):
+        raise err("extends", "a file path cannot hold a NUL byte")
     return paths
 
 
