@@ -24,7 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent_reliability_harness.api import report_json, validate
-from agent_reliability_harness.errors import PolicyError
+from agent_reliability_harness.errors import InputError, PolicyError
 from agent_reliability_harness.models.policy import Policy, check_policy, load_policy
 from agent_reliability_harness.models.trace import Trace, parse_trace
 
@@ -36,7 +36,7 @@ def _sample_traces() -> tuple[Trace, ...]:
         for item in value if isinstance(value, list) else [value]:
             try:
                 found.append(parse_trace(item))
-            except Exception:  # noqa: BLE001 - the seeds hold malformed traces on purpose
+            except InputError:  # the seeds hold malformed traces on purpose
                 continue
     return tuple(found)
 
