@@ -9,7 +9,7 @@ import math
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..models.common import finite_non_negative, is_number, type_name
+from ..models.common import finite_non_negative, is_number, show, type_name
 from ._common import TraceBuilder, fail
 
 # tau-bench and tau2-bench count a run as solved when its reward is 1 within this tolerance.
@@ -27,7 +27,7 @@ def opt_amount(d: dict[str, Any] | None, key: str, at: str) -> float | None:
         return float(finite_non_negative(value))  # an integer beyond the float range: refused
     except ValueError:
         pass
-    raise fail(f"{at}.{key}", f"expected a number >= 0 (got {type_name(value)} {value!r:.40})")
+    raise fail(f"{at}.{key}", f"expected a number >= 0 (got {show(value)})")
 
 
 def add_measure(b: TraceBuilder, index: int, key: str, value: float | None) -> None:

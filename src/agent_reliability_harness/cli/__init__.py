@@ -57,24 +57,19 @@ def main(argv: Sequence[str] | None = None, streams: Streams | None = None) -> i
     if streams is None:
         stdio.fill_closed_descriptors()
         streams = Streams.system()
-    io = Streams(stdio.guarded(streams.out), stdio.quiet(streams.err), streams.stdin)
-    try:
-        code = _main(sys.argv[1:] if argv is None else list(argv), io, system)
-        io.out.flush()
-    except stdio.OutputFailed as exc:
-        code = _output_failed(exc, io)
+    out = stdio.guarded(streams.out)
+    io = Streams(stdio.as_text(out), stdio.quiet(streams.err), streams.stdin)
+    code = _main(sys.argv[1:] if argv is None else list(argv), io, system)
+    out.flush()
+    failure = out.failure
     if system:
-        failure = stdio.flush_system()
-        if failure is not None:
-            code = _output_failed(failure, io)
+        failure = stdio.flush_system() or failure
+    if failure is not None:
+        message = failure.message()
+        if message is not None:
+            io.error(message)
+        code = code or EXIT_INPUT
     return code
-
-
-def _output_failed(exc: stdio.OutputFailed, io: Streams) -> int:
-    message = exc.message()
-    if message is not None:
-        io.error(message)
-    return EXIT_INPUT
 
 
 def _main(arguments: list[str], io: Streams, system: bool) -> int:
@@ -112,8 +107,6 @@ def _dispatch(args: argparse.Namespace, io: Streams, system: bool) -> int:
     try:
         with input_limit(getattr(args, "max_input_bytes", None)):
             return int(args.handler(args, io))
-    except stdio.OutputFailed:
-        raise
     except Terminated:
         return 128 + signal.SIGTERM
     except KeyboardInterrupt:

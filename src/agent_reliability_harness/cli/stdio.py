@@ -1,7 +1,8 @@
 """Standard streams that keep the CLI's promises under faults.
 
-Standard output that cannot be written (closed, a full disk, a reader gone) stops the run
-with one `error:` line and exit 1 (a closed pipe: quietly), never a traceback, an
+Standard output that cannot be written (closed, a full disk, a reader gone) is dropped
+from the first failure on: the run goes on (report files are still written) and ends
+with one `error:` line (a closed pipe: quietly) and exit 1, never a traceback, an
 "internal error" or Python's exit code 120. A closed or failing standard error drops
 messages: they never go to standard output, where they would corrupt `--json-out -`.
 """
@@ -15,11 +16,10 @@ import sys
 from typing import TextIO, cast
 
 
-class OutputFailed(Exception):
-    """Standard output could not be written (carries the OSError's errno and text)."""
+class OutputFailed:
+    """Why standard output could not be written (the OSError's errno and text)."""
 
     def __init__(self, code: int, reason: str) -> None:
-        super().__init__(reason)
         self.code = code
         self.reason = reason
 
@@ -35,27 +35,31 @@ def _failed(exc: OSError) -> OutputFailed:
 
 
 class GuardedOut(io.TextIOBase):
-    """Standard output (None: closed) whose failures raise OutputFailed."""
+    """Standard output (None: closed) that records its first failure and from then on
+    drops what is written (`failure`)."""
 
     def __init__(self, stream: TextIO | None) -> None:
         super().__init__()
         self.stream = stream
+        self.failure: OutputFailed | None = None
 
     def write(self, text: str) -> int:
-        if self.stream is None:
-            raise OutputFailed(errno.EBADF, "it is closed")
-        try:
-            return self.stream.write(text)
-        except OSError as exc:
-            raise _failed(exc) from None
+        if self.failure is None:
+            if self.stream is None:
+                self.failure = OutputFailed(errno.EBADF, "it is closed")
+            else:
+                try:
+                    self.stream.write(text)
+                except OSError as exc:
+                    self.failure = _failed(exc)
+        return len(text)
 
     def flush(self) -> None:
-        if self.stream is None:
-            return
-        try:
-            self.stream.flush()
-        except OSError as exc:
-            raise _failed(exc) from None
+        if self.failure is None and self.stream is not None:
+            try:
+                self.stream.flush()
+            except OSError as exc:
+                self.failure = _failed(exc)
 
     def isatty(self) -> bool:
         try:
@@ -90,8 +94,12 @@ class QuietErr(io.TextIOBase):
             return False
 
 
-def guarded(out: TextIO | None) -> TextIO:
-    return cast(TextIO, GuardedOut(out))
+def guarded(out: TextIO | None) -> GuardedOut:
+    return GuardedOut(out)
+
+
+def as_text(stream: io.TextIOBase) -> TextIO:
+    return cast(TextIO, stream)
 
 
 def quiet(err: TextIO | None) -> TextIO:
