@@ -12,8 +12,8 @@ import errno
 import json
 import os
 import signal
-import time
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
