@@ -291,6 +291,43 @@ def truncated() -> list[dict[str, Any]]:
     return s.lines
 
 
+def thinking() -> list[dict[str, Any]]:
+    """Interleaved thinking as recent versions write it: a message whose text is split by a
+    thinking block (one response step, as the Messages API reads it), one whose thinking
+    leads straight to a tool call (no text step is invented), hook progress in between."""
+    s = _Session("5e5e5e5e-1111-4222-8333-944455556666")
+    s.user("Why does `mix phx.server` fail?")
+    msg = "msg_07A"
+    s.assistant(msg, {"type": "text", "text": "\n\n"}, (3, 5200, 20150, 13))
+    s.assistant(
+        msg,
+        {"type": "thinking", "thinking": "Check the config.", "signature": "Eq8"},
+        (3, 5200, 20150, 13),
+    )
+    s.assistant(msg, {"type": "text", "text": "Let me look at the config."}, (3, 5200, 20150, 13))
+    s.assistant(
+        msg, _tool_use("toolu_71", "Read", {"file_path": "config/dev.exs"}), (3, 5200, 20150, 13)
+    )
+    s.progress("toolu_71", "PreToolUse:Read")
+    s.assistant(
+        msg, _tool_use("toolu_72", "Bash", {"command": "mix compile"}), (3, 5200, 20150, 88)
+    )
+    s.user([_result("toolu_71", "import Config")])
+    s.user([_result("toolu_72", "** (Mix) Could not compile dependency :bcrypt", True)])
+    msg = "msg_07B"
+    s.assistant(
+        msg,
+        {"type": "thinking", "thinking": "bcrypt needs a C compiler.", "signature": "Eq9"},
+        (1, 300, 25400, 20),
+    )
+    s.assistant(msg, _tool_use("toolu_73", "Bash", {"command": "which cc"}), (1, 300, 25400, 41))
+    s.user([_result("toolu_73", "")])
+    s.assistant(
+        "msg_07C", {"type": "text", "text": "Install a C compiler first."}, (1, 60, 25750, 9)
+    )
+    return s.lines
+
+
 # The Agent SDK's messages as `--output-format stream-json` writes them.
 _SID = "d3adb33f-4444-4555-8666-b77788889999"
 SDK_STREAM = [
@@ -369,6 +406,7 @@ FIXTURES: dict[str, Any] = {
     "claude-code/session-sidechain.jsonl": sidechain(),
     "claude-code/agent-a1b2c3d.jsonl": subagent_file(),
     "claude-code/session-truncated.jsonl": truncated(),
+    "claude-code/session-thinking.jsonl": thinking(),
     "claude-code/sdk-stream.jsonl": SDK_STREAM,
     "claude-code/session-array.json": clean(),
 }

@@ -361,6 +361,17 @@ def mini_textbased() -> dict[str, Any]:
     }
 
 
+def mini_bare() -> list[dict[str, Any]]:
+    """An early mini-swe-agent trajectory: the message list alone, no envelope (it looks
+    like any plain conversation, so only `--format swe-agent` reads it)."""
+    done = "THOUGHT: done.\n\n```mswea_bash_command\ngit diff\n```"
+    return [
+        *mini_textbased()["messages"][:4],
+        {"role": "assistant", "content": done},
+        {"role": "user", "content": "<returncode>0</returncode>\n<output>\n</output>"},
+    ]
+
+
 FIXTURES: dict[str, Any] = {
     "swe-agent/function-calling.traj": function_calling(),
     "swe-agent/thought-action.traj": thought_action(),

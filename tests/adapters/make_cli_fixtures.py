@@ -24,7 +24,8 @@ import cli_gemini  # noqa: E402
 import cli_runs  # noqa: E402
 import cli_swe  # noqa: E402
 
-from agent_reliability_harness.adapters import BY_NAME, to_canonical  # noqa: E402
+from agent_reliability_harness.adapters import BY_NAME, convert_session, to_canonical  # noqa: E402
+from agent_reliability_harness.errors import AdapterError  # noqa: E402
 
 FORMATS = ("tau-bench", "swe-agent", "claude-code", "codex-cli", "gemini-cli")
 SOURCES: dict[str, Any] = {
@@ -56,17 +57,32 @@ def read_fixture(path: Path) -> Any:
 
 
 def convert(fmt: str, name: str, suffix: str, value: Any) -> list[Any]:
-    """What ARH makes of a fixture: a JSONL session through `convert_lines`, line by line."""
+    """What ARH makes of a fixture under `--format fmt`: a JSONL session through
+    `convert_lines`, line by line, then the refusal rule as for a document."""
     if suffix == ".jsonl":
-        convert_lines = BY_NAME[fmt].convert_lines
-        assert convert_lines is not None, fmt
-        return convert_lines(iter(value), name)
+        return convert_session(BY_NAME[fmt], iter(value), name)
     return to_canonical(value, fmt, name)
+
+
+def expected_text(fmt: str, name: str, suffix: str, value: Any) -> str:
+    """The golden of a fixture: its conversion, or `{"error": ...}` when the format must
+    refuse it (a run the adapter cannot map is an input error, never an empty trace)."""
+    try:
+        converted = convert(fmt, name, suffix, value)
+    except AdapterError as exc:
+        return dumps({"error": str(exc)})
+    return dumps(converted[0] if len(converted) == 1 else converted)
 
 
 def convert_fixture(path: Path) -> list[Any]:
     name = path.name.removesuffix(path.suffix)
     return convert(path.parent.name, name, path.suffix, read_fixture(path))
+
+
+def golden_of(path: Path) -> str:
+    """What the golden of a fixture file must hold today."""
+    name = path.name.removesuffix(path.suffix)
+    return expected_text(path.parent.name, name, path.suffix, read_fixture(path))
 
 
 def expected_path(relative: str) -> str:
@@ -87,8 +103,7 @@ def build_all() -> dict[str, str]:
             read: Any = [(n, json.loads(line)) for n, line in enumerate(text.splitlines(), 1)]
         else:
             read = json.loads(text)  # exactly what a reader of the file gets
-        converted = convert(fmt, name.removesuffix(suffix), suffix, read)
-        files[expected_path(relative)] = dumps(converted[0] if len(converted) == 1 else converted)
+        files[expected_path(relative)] = expected_text(fmt, name.removesuffix(suffix), suffix, read)
     return files
 
 

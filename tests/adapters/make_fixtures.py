@@ -83,9 +83,10 @@ def build_all() -> dict[str, str]:
 def main() -> int:
     files = build_all()
     for folder in (FIXTURES, EXPECTED):
-        for old in folder.rglob("*.json"):
-            if str(old.relative_to(HERE)) not in files:
-                old.unlink()
+        for fmt in RENDERERS:  # the CLI-tool formats' files belong to make_cli_fixtures.py
+            for old in (folder / fmt).glob("*.json"):
+                if str(old.relative_to(HERE)) not in files:
+                    old.unlink()
     for relative, text in files.items():
         path = HERE / relative
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -123,3 +123,69 @@ def test_body_labels() -> None:
         ("body.agent_name", "label is not a string"),
         ("body.outcome", "outcome.reward is not a finite number"),
     ]
+
+
+def test_settle_records_an_outcome_in_place_and_counts_nothing() -> None:
+    b = TraceBuilder("fmt", "hint")
+    hosted = b.call(None, "web_search", {"q": "x"}, "[0]")
+    b.settle(hosted, {"hits": 2}, is_error=False)
+    shell = b.call("c2", "shell", {}, "[1]")
+    assert b.result("c2", "Exit code: 0", "[2]", is_error=False)
+    b.settle(shell, is_error=True, error="exit code 2")  # a later exit event wins
+    assert not b.result(None, "late", "[3]")  # the settled call takes no id-less result
+    trace = b.build()
+    first, second = trace["steps"]
+    assert (first["output"], first["status"]) == ({"hits": 2}, "ok")
+    assert (second["output"], second["status"], second["error"]) == (
+        "Exit code: 0",
+        "error",
+        "exit code 2",
+    )
+    b.settle(shell, is_error=False)
+    assert "error" not in second and second["status"] == "ok"
+    assert trace["metadata"]["adapter"]["mapped"] == 3  # two calls, one paired result
+
+
+def test_measure_adds_latency_cost_and_says_where_they_come_from() -> None:
+    b = TraceBuilder("fmt", "hint")
+    index = b.call("c1", "f", "{}", "[0]")
+    b.measure(index, latency_ms=0.24 * 1000)
+    b.measure(index, latency_ms=10.0, cost_usd=0.5, usage="run total", other=None)
+    (step,) = b.build()["steps"]
+    assert (step["latency_ms"], step["cost_usd"]) == (250.0, 0.5)
+    assert step["metadata"] == {"usage": "run total"}
+    assert b.mapped == 1
+
+
+def test_turn_cost_rides_with_its_tokens_and_split_entries_count_once() -> None:
+    b = TraceBuilder("fmt", "hint")
+    b.tokens(0, None, None, "[0]", key="m1", cost_usd=0.25)  # no step yet: waits
+    b.text("a", "[1]")
+    b.tokens(0, 10, 2, "[1]", key="m1", cost_usd=0.25)  # the same message again
+    b.tokens(0, 10, 5, "[2]", key="m1", cost_usd=0.30)
+    (step,) = b.build()["steps"]
+    assert (step["input_tokens"], step["output_tokens"], step["cost_usd"]) == (10, 5, 0.30)
+
+
+def test_end_turn_keeps_reasoning_and_usage_with_their_turn() -> None:
+    b = TraceBuilder("fmt", "hint")
+    b.reasoning("plan", "[0]")
+    b.tokens(0, 7, 1, "[0]")
+    b.end_turn(model="m")  # the next turn must not take them
+    b.text("answer", "[1]")
+    first, second = b.build()["steps"]
+    assert first["metadata"] == {"model": "m", "reasoning": ["plan"]}
+    assert (first["input_tokens"], "input_tokens" in second) == (7, False)
+    b.end_turn()  # nothing pending: no step
+    assert len(b.steps) == 2
+
+
+def test_is_open_asks_before_a_plain_message_is_taken_for_a_result() -> None:
+    b = TraceBuilder("fmt", "hint")
+    assert not b.is_open(None)
+    b.call(None, "bash", {"command": "ls"}, "[0]")
+    b.call("c2", "read", {}, "[1]")
+    assert b.is_open(None) and b.is_open("c2") and b.is_open(None, "read")
+    assert not b.is_open("c3") and not b.is_open(None, "write")
+    b.result(None, "out", "[2]")
+    assert not b.is_open(None)

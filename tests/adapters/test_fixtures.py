@@ -14,6 +14,7 @@ from scenarios import SCENARIOS, Scenario
 
 from agent_reliability_harness.adapters import detect, to_canonical
 from agent_reliability_harness.api import validate
+from agent_reliability_harness.errors import AdapterError
 from agent_reliability_harness.models.trace import parse_trace
 
 HERE = Path(__file__).resolve().parent
@@ -37,9 +38,24 @@ def convert(fmt: str, name: str) -> list[Any]:
 ALL_FIXTURES = sorted(p.relative_to(HERE / "fixtures") for p in (HERE / "fixtures").rglob("*.json"))
 
 
+def refusal(relative: Path) -> str | None:
+    """The error a golden records for a fixture its format must refuse (a run it cannot
+    map: an input error, never an empty trace), else None."""
+    golden = load(f"expected/{relative}")
+    if isinstance(golden, dict) and set(golden) == {"error"}:
+        return str(golden["error"])
+    return None
+
+
 @pytest.mark.parametrize("relative", ALL_FIXTURES, ids=str)
 def test_golden(relative: Path) -> None:
     fmt, name = relative.parent.name, relative.stem
+    refused = refusal(relative)
+    if refused is not None:
+        with pytest.raises(AdapterError) as caught:
+            convert(fmt, name)
+        assert str(caught.value) == refused
+        return
     converted = convert(fmt, name)
     expected = (HERE / "expected" / relative).read_text(encoding="utf-8")
     assert make_fixtures.dumps(converted[0] if len(converted) == 1 else converted) == expected
@@ -50,8 +66,13 @@ def test_golden(relative: Path) -> None:
 @pytest.mark.parametrize("relative", ALL_FIXTURES, ids=str)
 def test_auto_detection(relative: Path) -> None:
     value = load(f"fixtures/{relative}")
-    assert detect(value).name == relative.parent.name
-    assert {t["source"] for t in to_canonical(value)} == {relative.parent.name}
+    fmt = relative.parent.name
+    assert detect(value).name == fmt
+    if refusal(relative) is not None:
+        with pytest.raises(AdapterError, match=f"it looks like {fmt}, but no step mapped"):
+            to_canonical(value)
+        return
+    assert {t["source"] for t in to_canonical(value)} == {fmt}
 
 
 def _installed(module: str) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from agent_reliability_harness.adapters import BY_NAME, detect, to_canonical
+from agent_reliability_harness.adapters import BY_NAME, checked, detect, to_canonical
 from agent_reliability_harness.adapters._select import coverage, select
 from agent_reliability_harness.adapters.base import Adapter
 from agent_reliability_harness.cli import main
@@ -84,6 +84,13 @@ def test_tau_bench_array_is_not_an_openai_chat_transcript() -> None:
     with pytest.raises(AdapterError) as caught:
         to_canonical(tau_bench(200), "openai-chat")
     assert str(caught.value) == (
+        "not an openai-chat transcript: it is a tau-bench document; pass --format tau-bench"
+    )
+    # Coverage alone refuses it too: the chat reading maps none of the records.
+    chat = BY_NAME["openai-chat"]
+    with pytest.raises(AdapterError) as caught:
+        checked(chat, chat.convert(tau_bench(200), "results"))
+    assert str(caught.value) == (
         "not an openai-chat transcript: 0 of 200 items mapped; "
         "noted: message with an unknown role (200)"
     )
@@ -95,7 +102,7 @@ def test_explicit_wrong_format_fails_validate_instead_of_passing(tmp_path: Path)
     code, out, err = arh("validate", "--policy", POLICY, "--format", "openai-chat", str(path))
     assert code == 1
     assert "[PASS]" not in out
-    assert f"error: {path.as_posix()}: not an openai-chat transcript: 0 of 3 items mapped" in err
+    assert f"error: {path.as_posix()}: not an openai-chat transcript: it is a tau-bench" in err
 
 
 def test_claude_code_session_is_not_anthropic_messages(tmp_path: Path) -> None:
@@ -106,9 +113,12 @@ def test_claude_code_session_is_not_anthropic_messages(tmp_path: Path) -> None:
     lines = err.splitlines()
     assert len(lines) == 4
     assert lines[0] == (
-        f"error: {path.as_posix()}:1: not an anthropic-messages transcript: 0 of 1 items mapped; "
-        "noted: message with an unknown role (1)"
+        f"error: {path.as_posix()}:1: not an anthropic-messages transcript: it is a claude-code "
+        "document; pass --format claude-code"
     )
+    anthropic = BY_NAME["anthropic-messages"]
+    with pytest.raises(AdapterError, match="0 of 1 items mapped; noted: message with an unknown"):
+        checked(anthropic, anthropic.convert(claude_code_lines()[1], "session"))
 
 
 def test_auto_refuses_a_lone_claimant_that_maps_nothing() -> None:

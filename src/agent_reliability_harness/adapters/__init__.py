@@ -39,6 +39,7 @@ from .base import Adapter
 # `payload`, `projectHash`, `trajectory`/`trajectory_format`, `task_id` + `traj`), while
 # the messages inside are chat- or Anthropic-shaped and would be half-read by those
 # adapters (a mini-swe-agent file's `messages` look like an OpenAI Chat request body).
+# So a document in such an envelope is its format's alone (see ENVELOPES).
 ADAPTERS: tuple[Adapter, ...] = (
     canonical.ADAPTER,
     claude_code.ADAPTER,
@@ -57,6 +58,16 @@ ADAPTERS: tuple[Adapter, ...] = (
 BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
 AUTO = "auto"
 FORMAT_CHOICES: tuple[str, ...] = (AUTO, *BY_NAME)
+# Formats recognised by the envelope their tool writes around the messages: a document
+# (or a session line) in one of these envelopes is read by that format only; under any
+# other explicit format it is an input error that names it.
+ENVELOPES: tuple[Adapter, ...] = (
+    claude_code.ADAPTER,
+    codex_cli.ADAPTER,
+    gemini_cli.ADAPTER,
+    swe_agent.ADAPTER,
+    tau_bench.ADAPTER,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +81,21 @@ class Identity:
 
 
 def claimants(value: Any) -> list[Adapter]:
-    """The transcript formats whose cheap `detect` claims the document, in registry order."""
-    return [adapter for adapter in ADAPTERS[1:] if adapter.detect(value)]
+    """The transcript formats whose cheap `detect` claims the document, in registry order;
+    only the envelope formats among them when one of those claims it."""
+    found = [adapter for adapter in ADAPTERS[1:] if adapter.detect(value)]
+    enveloped = [adapter for adapter in found if adapter in ENVELOPES]
+    return enveloped or found
+
+
+def envelope_of(value: Any) -> Adapter | None:
+    """The envelope format that holds a document, or one line of its session file."""
+    for adapter in ENVELOPES:
+        if adapter.detect(value):
+            return adapter
+        if isinstance(value, dict) and adapter.detect_line and adapter.detect_line(value):
+            return adapter
+    return None
 
 
 def detect(value: Any) -> Adapter:
@@ -121,6 +145,9 @@ def to_canonical(
             raise AdapterError(
                 f"unknown format '{fmt}'; expected one of: " + ", ".join(FORMAT_CHOICES)
             )
+        owner = None if adapter is canonical.ADAPTER else envelope_of(value)
+        if owner is not None and owner is not adapter:
+            raise _select.foreign(adapter, owner)
         traces = checked(adapter, adapter.convert(value, name_hint))
     return _relabel(traces, identity) if identity else traces
 
@@ -225,6 +252,7 @@ __all__ = [
     "ADAPTERS",
     "AUTO",
     "BY_NAME",
+    "ENVELOPES",
     "FORMAT_CHOICES",
     "Adapter",
     "Identity",
@@ -232,6 +260,7 @@ __all__ = [
     "claimants",
     "convert_session",
     "detect",
+    "envelope_of",
     "export_kind",
     "merge_exports",
     "to_canonical",

@@ -12,7 +12,16 @@ from typing import Any
 
 from ..errors import InputError
 from ..io import decode_json
-from ._values import Queue, add_counts, brief, error_text, larger, outcome_problem, shifted
+from ._values import (
+    Queue,
+    Usage,
+    add_counts,
+    brief,
+    label_text,
+    outcome_problem,
+    set_status,
+    shifted,
+)
 
 _MISSING = object()
 INPUT_ROLES = ("user", "system", "developer")
@@ -52,8 +61,8 @@ class TraceBuilder:
     _reasoning: list[str] = field(default_factory=list)
     _redacted: int = 0
     _reasoning_at: str = ""
-    _usage: tuple[int | None, int | None, str, str | None] | None = None
-    _usage_keys: dict[str, tuple[int, int | None, int | None]] = field(default_factory=dict)
+    _usage: Usage | None = None  # a model turn's usage that waits for its first step
+    _usage_keys: dict[str, tuple[int, Usage]] = field(default_factory=dict)
     _unplaced: list[dict[str, Any]] = field(default_factory=list)
     _seen_inputs: set[tuple[str, str]] = field(default_factory=set)
 
@@ -130,9 +139,8 @@ class TraceBuilder:
             self._unplaced.clear()
         index = len(self.steps) - 1
         if self._usage is not None:
-            input_tokens, output_tokens, _, key = self._usage
-            self._usage = None
-            self._count(index, input_tokens, output_tokens, key)
+            usage, self._usage = self._usage, None
+            self._count(index, usage)
         return index
 
     def text(self, text: str | None, at: str, **metadata: Any) -> int:
@@ -162,14 +170,52 @@ class TraceBuilder:
             self._by_name.setdefault(name, Queue()).items.append(index)
         return index
 
-    def is_open(self, call_id: str) -> bool:
-        """Does a call with this id still wait for its result?"""
-        queue = self._by_id.get(call_id)
-        return queue is not None and queue.first(self._answered) is not None
+    def is_open(self, call_id: str | None, name: str | None = None) -> bool:
+        """Would a result with this call id (without one: this tool name, else none) find a
+        call waiting for it? Formats that write results as plain messages ask first."""
+        return self._match(call_id, name) is not None
 
     def answered(self, index: int) -> None:
         """The call at `index` got its outcome in place (a span holding call and result)."""
         self._answered.add(index)
+
+    def settle(
+        self,
+        index: int,
+        output: Any = _MISSING,
+        *,
+        error: str | None = None,
+        is_error: bool | None = None,
+    ) -> None:
+        """Record the outcome of the call at `index` in place: the item that holds the call
+        holds its result too (a hosted tool, a span), or a later event reports how it ended
+        (an exit code). No result is paired with it afterwards. Counts nothing: the item
+        was counted by `call` (or `mark` for a separate event)."""
+        self._answered.add(index)
+        step = self.steps[index]
+        if output is not _MISSING:
+            step["output"] = output
+        set_status(step, error, is_error)
+
+    def measure(
+        self,
+        index: int,
+        *,
+        latency_ms: float | None = None,
+        cost_usd: float | None = None,
+        **metadata: Any,
+    ) -> None:
+        """What the format measured of the step at `index`: latency (milliseconds) and cost
+        (USD), added to what it carries; `metadata` says where a figure comes from (a run
+        total). Counts nothing: the figures belong to an item already counted."""
+        step = self.steps[index]
+        if latency_ms is not None:
+            step["latency_ms"] = round((step.get("latency_ms") or 0) + latency_ms, 6)
+        if cost_usd is not None:
+            step["cost_usd"] = (step.get("cost_usd") or 0) + cost_usd
+        meta = {k: v for k, v in metadata.items() if v is not None}
+        if meta:
+            step.setdefault("metadata", {}).update(meta)
 
     def arguments(self, raw: Any, at: str) -> dict[str, Any] | None:
         """Arguments as an object: JSON text is decoded; anything else is noted, never guessed."""
@@ -222,11 +268,7 @@ class TraceBuilder:
         self.mapped += 1
         step = self.steps[index]
         step["output"] = output
-        if is_error is not None or error is not None:
-            failed = bool(is_error) or bool(error)
-            step["status"] = "error" if failed else "ok"
-            if failed:
-                step["error"] = error if error else error_text(output)
+        set_status(step, error, is_error)
         return True
 
     # --- usage ----------------------------------------------------------------------
@@ -237,55 +279,61 @@ class TraceBuilder:
         input_tokens: int | None,
         output_tokens: int | None,
         at: str,
+        *,
         key: str | None = None,
+        cost_usd: float | None = None,
     ) -> None:
-        """Record one model turn's usage on the first step it produced, so the step totals
-        equal the recorded usage exactly once. A turn that produced no step yet passes it
-        to the next step (its content may follow in another entry of the same message);
-        failing that, an empty response step carries it. `key` (a message id) counts the
-        usage of a message split over several entries once, keeping the largest values."""
-        if input_tokens is None and output_tokens is None:
+        """Record one model turn's usage (tokens, and its cost where the format records one)
+        on the first step it produced, so the step totals equal the recorded usage exactly
+        once. A turn that produced no step yet passes it to the next step (its content may
+        follow in another entry of the same message); failing that, an empty response step
+        carries it. `key` (a message id) counts the usage of a message split over several
+        entries once, keeping the largest values."""
+        usage = Usage(input_tokens, output_tokens, cost_usd, at, key)
+        if usage.empty:
             return
         if key is not None and key in self._usage_keys:
-            index, had_in, had_out = self._usage_keys[key]
-            new_in, new_out = larger(had_in, input_tokens), larger(had_out, output_tokens)
+            index, had = self._usage_keys[key]
+            grown = had.merged(usage)
             step = self.steps[index]
-            step["input_tokens"] = shifted(step.get("input_tokens"), had_in, new_in)
-            step["output_tokens"] = shifted(step.get("output_tokens"), had_out, new_out)
-            self._usage_keys[key] = (index, new_in, new_out)
+            step["input_tokens"] = shifted(step.get("input_tokens"), had.input, grown.input)
+            step["output_tokens"] = shifted(step.get("output_tokens"), had.output, grown.output)
+            if grown.cost is not None:
+                step["cost_usd"] = (step.get("cost_usd") or 0) - (had.cost or 0) + grown.cost
+            self._usage_keys[key] = (index, grown)
             return
-        if self._usage is not None and self._usage[3] == key and key is not None:
-            pending = self._usage
-            self._usage = (
-                larger(pending[0], input_tokens),
-                larger(pending[1], output_tokens),
-                pending[2],
-                key,
-            )
+        if self._usage is not None and key is not None and self._usage.key == key:
+            self._usage = self._usage.merged(usage)
             return
         if start < len(self.steps):
-            self._count(start, input_tokens, output_tokens, key)
+            self._count(start, usage)
             return
         if self._usage is not None:  # an earlier turn's usage still waits: it had no step
             self._flush()
-        self._usage = (input_tokens, output_tokens, at, key)
+        self._usage = usage
 
-    def _count(
-        self, index: int, input_tokens: int | None, output_tokens: int | None, key: str | None
-    ) -> None:
+    def _count(self, index: int, usage: Usage) -> None:
         step = self.steps[index]
-        step["input_tokens"] = add_counts(step.get("input_tokens"), input_tokens)
-        step["output_tokens"] = add_counts(step.get("output_tokens"), output_tokens)
-        if key is not None:
-            self._usage_keys[key] = (index, input_tokens, output_tokens)
+        step["input_tokens"] = add_counts(step.get("input_tokens"), usage.input)
+        step["output_tokens"] = add_counts(step.get("output_tokens"), usage.output)
+        if usage.cost is not None:
+            step["cost_usd"] = (step.get("cost_usd") or 0) + usage.cost
+        if usage.key is not None:
+            self._usage_keys[usage.key] = (index, usage)
 
-    def _flush(self) -> None:
+    def end_turn(self, **metadata: Any) -> None:
+        """The model turn is over (the format marks where turns end): reasoning or usage
+        that found no step of the turn go on an empty response step now (with the turn's
+        `metadata`: model, response id), not on the next turn's first step."""
+        self._flush(**metadata)
+
+    def _flush(self, **metadata: Any) -> None:
         """A model turn that ended with reasoning or usage but no step gets an empty one."""
         usage, thought = self._usage, bool(self._reasoning or self._redacted)
         if usage is None and not thought:
             return
-        at = usage[2] if usage is not None else self._reasoning_at
-        self.text(None, at)
+        at = usage.at if usage is not None else self._reasoning_at
+        self.text(None, at, **metadata)
         self.mapped -= 1  # the empty step maps no item of its own (reasoning was counted)
         if not thought:
             self.note(at, "model turn with usage but no content")
@@ -301,12 +349,9 @@ class TraceBuilder:
             value = body.get(key)
             if value is None:
                 continue
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            if isinstance(value, int) and not isinstance(value, bool):
-                value = str(value)
-            if isinstance(value, str) and value:
-                setattr(self, key, value)
+            text = label_text(value)
+            if text is not None:
+                setattr(self, key, text)
             else:
                 self.note(f"{prefix}{key}", "label is not a string", value)
         outcome = body.get("outcome")

@@ -6,10 +6,11 @@ these helpers only read JSON and name where a problem is. No vendor SDK here.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..errors import AdapterError
-from ..models.common import MAX_INT, show, type_name
+from ..models.common import MAX_INT, is_number, show, type_name
 from ._builder import TraceBuilder, add_counts, brief
 
 JSON = Any
@@ -70,6 +71,22 @@ def opt_count(d: dict[str, Any] | None, key: str, at: str) -> int | None:
     raise fail(f"{at}.{key}", f"expected a token count from 0 to 2^63-1 (got {show(value)})")
 
 
+def opt_amount(d: dict[str, Any] | None, key: str, at: str) -> float | None:
+    """A measured amount (seconds, milliseconds, dollars): a finite number >= 0, or absent."""
+    if d is None:
+        return None
+    value = d.get(key)
+    if value is None:
+        return None
+    if is_number(value) and value >= 0:
+        try:
+            if math.isfinite(value):
+                return float(value)
+        except OverflowError:  # an integer beyond the float range
+            pass
+    raise fail(f"{at}.{key}", f"expected a number >= 0 (got {show(value)})")
+
+
 def first(d: dict[str, Any], *keys: str) -> Any:
     """The value of the first key present (snake_case and camelCase dumps of one field)."""
     for key in keys:
@@ -92,6 +109,33 @@ def text_parts(
             texts.append(opt_str(part, "text", where) or "")
         else:
             builder.note(where, "content part that is not text", part)
+    return joiner.join(texts)
+
+
+def content_text(
+    content: Any, at: str, builder: TraceBuilder, joiner: str = "", what: str = "content"
+) -> str | None:
+    """The text of a message's content: a string, or its text parts joined (`{"text": ...}`
+    parts whose type, if any, names text); every other part is noted and the text kept.
+    Content that is neither (a number, an object) is noted: None, as for absent content."""
+    if content is None or isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        builder.note(at, f"{what} that is not text", content)
+        return None
+    texts: list[str] = []
+    for index, part in enumerate(content):
+        kind = part.get("type") if isinstance(part, dict) else None
+        if isinstance(part, str):
+            texts.append(part)
+        elif (
+            isinstance(part, dict)
+            and isinstance(part.get("text"), str)
+            and (kind is None or (isinstance(kind, str) and kind.endswith("text")))
+        ):
+            texts.append(part["text"])
+        else:
+            builder.note(f"{at}[{index}]", "content part that is not text", part)
     return joiner.join(texts)
 
 
@@ -141,10 +185,12 @@ __all__ = [
     "any_item",
     "arr",
     "brief",
+    "content_text",
     "fail",
     "first",
     "items_of",
     "obj",
+    "opt_amount",
     "opt_count",
     "opt_list",
     "opt_obj",

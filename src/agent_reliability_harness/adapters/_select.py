@@ -99,6 +99,15 @@ def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:
     return _with_content(traces)
 
 
+def foreign(adapter: Adapter, owner: Adapter) -> AdapterError:
+    """An explicit format given a document in another format's envelope (a tau-bench
+    results file, a SWE-agent trajectory, a session's lines): it would half-read it."""
+    return AdapterError(
+        f"not {_article(adapter.name)} {adapter.name} transcript: it is a {owner.name} "
+        f"document; pass --format {owner.name}"
+    )
+
+
 def _with_content(traces: list[Any]) -> list[Any]:
     """Of several traces, those that hold anything besides bookkeeping records (a span
     export's trace of HTTP spans alone is no agent run)."""

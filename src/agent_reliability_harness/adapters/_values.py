@@ -1,10 +1,11 @@
-"""Small value helpers of the TraceBuilder: briefed note values, call queues, counts,
-outcome labels and error texts."""
+"""Small value helpers of the TraceBuilder: briefed note values, call queues, counts, a
+turn's usage, outcome labels, call statuses and error texts."""
 
 from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from ..models.common import is_number, type_name
@@ -67,6 +68,16 @@ def shifted(total: int | None, old: int | None, new: int | None) -> int | None:
     return (total or 0) - (old or 0) + new
 
 
+def label_text(value: Any) -> str | None:
+    """A trace label as the transcript wrote it: a non-empty string as is, an integral
+    number as its decimal string; None for anything else."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value if isinstance(value, str) and value else None
+
+
 def outcome_problem(outcome: Any) -> str | None:
     """Why a transcript's `outcome` label cannot be carried (TRACE-SPEC.md), or None."""
     if not isinstance(outcome, dict):
@@ -91,3 +102,43 @@ def error_text(output: Any) -> str:
     if output is None:
         return "tool reported an error"
     return json.dumps(output, sort_keys=True, ensure_ascii=False)[:2000]
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """One model turn's recorded usage, and where it was read."""
+
+    input: int | None
+    output: int | None
+    cost: float | None
+    at: str
+    key: str | None
+
+    @property
+    def empty(self) -> bool:
+        return self.input is None and self.output is None and self.cost is None
+
+    def merged(self, other: Usage) -> Usage:
+        """Two entries of one message: the largest of each figure (they repeat, and grow)."""
+        cost = other.cost if self.cost is None else self.cost
+        if self.cost is not None and other.cost is not None:
+            cost = max(self.cost, other.cost)
+        return Usage(
+            larger(self.input, other.input),
+            larger(self.output, other.output),
+            cost,
+            self.at,
+            self.key,
+        )
+
+
+def set_status(step: dict[str, Any], error: str | None, is_error: bool | None) -> None:
+    """A call's status from a result's failure flag or error text (neither: left unset)."""
+    if is_error is None and error is None:
+        return
+    failed = bool(is_error) or bool(error)
+    step["status"] = "error" if failed else "ok"
+    if failed:
+        step["error"] = error if error else error_text(step.get("output"))
+    else:
+        step.pop("error", None)

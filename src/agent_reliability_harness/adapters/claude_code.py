@@ -1,16 +1,16 @@
 """The "claude-code" format: Claude Code session JSONL and the Claude Agent SDK message stream.
 
 One file is one session (one trace). Claude Code writes one line per content block,
-all sharing `message.id`; usage is counted once per message id, from its last line.
+all sharing `message.id`; usage is counted once per message id (TraceBuilder.tokens key).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
-from ._cli_common import add_measure, array_entries, line_entries, opt_amount, text_of
-from ._common import TraceBuilder, add_counts, fail, opt_count, opt_str
+from ._common import TraceBuilder, add_counts, opt_amount, opt_count, opt_str
+from ._sessions import session_adapter
 from .base import Adapter
 
 NAME = "claude-code"
@@ -39,7 +39,7 @@ BOOKKEEPING = frozenset(
     }
 )
 _SESSION_KEYS = ("sessionId", "session_id", "uuid", "parentUuid", "leafUuid", "messageId")
-_CALL_BLOCKS = ("tool_use", "server_tool_use", "mcp_tool_use")
+_RUN_COST = "run total (result.total_cost_usd)"
 
 
 def _is_content(line: Any) -> bool:
@@ -70,53 +70,40 @@ def detect(value: Any) -> bool:
     return isinstance(value, list) and any(_is_content(v) for v in value[:1000])
 
 
-def convert(value: Any, name_hint: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise fail("$", "expected the session's lines as a JSON array")
-    return _session(array_entries(value), name_hint)
+@dataclass
+class _Text:
+    """Consecutive text blocks of one message (one per line): one model_response."""
 
-
-def convert_lines(lines: Iterable[tuple[int, Any]], name_hint: str) -> list[Any]:
-    return _session(line_entries(lines), name_hint)
-
-
-def _session(entries: Iterator[tuple[str, Any]], name_hint: str) -> list[Any]:
-    session = _Session(TraceBuilder(NAME, name_hint, agent_name="claude-code"))
-    for at, line in entries:
-        session.feed(at, line)
-    return [session.finish()]
-
-
-class _Message:
-    """One model response, whose blocks may span several lines."""
-
-    def __init__(self, at: str, first: int) -> None:
-        self.at = at
-        self.first = first
-        self.usage: dict[str, Any] | None = None
-        self.output = 0
-        self.cost: float | None = None
-        self.latency: float | None = None
+    key: str
+    at: str
+    meta: dict[str, Any]
+    parts: list[str] = field(default_factory=list)
 
 
 class _Session:
-    def __init__(self, b: TraceBuilder) -> None:
-        self.b = b
+    def __init__(self, name_hint: str) -> None:
+        self.b = TraceBuilder(NAME, name_hint, agent_name="claude-code")
         self.seen: set[str] = set()
-        self.messages: dict[str, _Message] = {}
+        self.first: dict[str, int] = {}  # message id -> index of its first step
+        self.latency: dict[str, float] = {}  # message id -> durationMs (older versions)
+        self.text: _Text | None = None
+        self.message: str | None = None  # the id of the message being read
+        self.meta: dict[str, Any] = {}  # its step metadata (model, response id, sidechain)
         self.file_sidechain: bool | None = None
         self.run_cost: float | None = None
 
     def feed(self, at: str, line: Any) -> None:
         b = self.b
+        kind = line.get("type") if isinstance(line, dict) else None
+        kind = kind if isinstance(kind, str) else None
         if not isinstance(line, dict):
             b.note(at, "line that is not a JSON object", line)
-            return
-        kind = line.get("type") if isinstance(line.get("type"), str) else None
-        if kind in BOOKKEEPING:
-            self._bookkeeping(str(kind), line)
+        elif kind in BOOKKEEPING:
+            self._bookkeeping(kind, line)
             b.skip(at, f"{kind} line")
         elif kind == "result":
+            self._close_text()
+            b.end_turn(**self.meta)
             self._result(line, at)
         elif kind not in _CONTENT or not isinstance(line.get("message"), dict):
             b.note(at, "line of an unknown kind", line)
@@ -125,7 +112,7 @@ class _Session:
         else:
             if isinstance(line.get("uuid"), str):
                 self.seen.add(line["uuid"])
-            self._labels(line)
+            self._labels(line, at)
             meta = self._step_meta(line)
             if kind == "assistant":
                 self._assistant(line["message"], at, meta)
@@ -138,17 +125,18 @@ class _Session:
                 if isinstance(line.get(key), str):
                     self.b.metadata.setdefault(key, line[key])
 
-    def _labels(self, line: dict[str, Any]) -> None:
+    def _labels(self, line: dict[str, Any], at: str) -> None:
         b = self.b
         session = line.get("sessionId") or line.get("session_id")
         if self.file_sidechain is None:
             self.file_sidechain = bool(line.get("isSidechain"))
             agent = line.get("agentId")
             if isinstance(session, str) and session:
-                b.trace_id = (
-                    f"{session}-agent-{agent}" if self.file_sidechain and agent else session
-                )
                 b.metadata["session_id"] = session
+                if self.file_sidechain and agent:
+                    session = f"{session}-agent-{agent}"
+            if session is not None:
+                b.labels({"trace_id": session}, at)
             if self.file_sidechain:
                 b.metadata["sidechain"] = True
                 if isinstance(agent, str):
@@ -166,14 +154,15 @@ class _Session:
             return {"sidechain": True, "parent_tool_use_id": parent}
         return {}
 
-    def _assistant(self, message: dict[str, Any], at: str, meta: dict[str, Any]) -> None:
+    def _assistant(self, message: dict[str, Any], at: str, side: dict[str, Any]) -> None:
         b = self.b
         key = opt_str(message, "id", at) or f"({at})"
-        meta = {"model": opt_str(message, "model", at), "response_id": message.get("id"), **meta}
-        record = self.messages.get(key)
-        if record is None:
-            # Blocks of one message may arrive after the results of its earlier tool calls.
-            record = self.messages[key] = _Message(at, len(b.steps))
+        meta = {"model": opt_str(message, "model", at), "response_id": message.get("id"), **side}
+        if key != self.message:
+            self._close_text()
+            b.end_turn(**self.meta)  # what the last message left (reasoning, usage) stays there
+            self.message, self.meta = key, meta
+        self.first.setdefault(key, len(b.steps))
         content = message.get("content")
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
@@ -181,63 +170,64 @@ class _Session:
             b.note(f"{at}.content", "assistant content that is not blocks", content)
             content = []
         for index, block in enumerate(content):
-            self._block(block, f"{at}.content[{index}]", record, meta)
-        if record.first >= len(b.steps):
-            b.text(None, at, **meta)  # a response with nothing mappable still carries its usage
-        self._measures(record, message, at)
+            self._block(block, f"{at}.content[{index}]", key, meta)
+        self._usage(message, key, at)
 
-    def _block(self, block: Any, at: str, record: _Message, meta: dict[str, Any]) -> None:
+    def _block(self, block: Any, at: str, key: str, meta: dict[str, Any]) -> None:
         b = self.b
         kind = block.get("type") if isinstance(block, dict) else None
         if kind == "text" and isinstance(block.get("text"), str):
-            step = self._open_text(record, meta, at)
-            step["text"] = (step.get("text") or "") + block["text"]
-        elif kind in ("thinking", "redacted_thinking"):
-            step = self._open_text(record, meta, at)
-            reasoning = step.setdefault("metadata", {}).setdefault("reasoning", [])
-            reasoning.append(block.get("thinking") if kind == "thinking" else "[redacted]")
-        elif kind in _CALL_BLOCKS:
-            extra = {"server_tool": True} if kind != "tool_use" else {}
-            b.call(
-                opt_str(block, "id", at),
-                opt_str(block, "name", at),
-                block.get("input"),
-                f"{at}.input",
-                **extra,
-                **meta,
-            )
+            if self.text is None or self.text.key != key:
+                self._close_text()
+                self.text = _Text(key, at, meta)
+            self.text.parts.append(block["text"])
+            return
+        if kind in ("thinking", "redacted_thinking"):
+            # Interleaved thinking does not split the message's text (as anthropic-messages).
+            thinking = block.get("thinking") if kind == "thinking" else None
+            b.reasoning(thinking if isinstance(thinking, str) else None, at)
+            return
+        self._close_text()
+        if isinstance(kind, str) and kind.endswith("tool_use"):
+            server = True if kind != "tool_use" else None
+            call_id, name = opt_str(block, "id", at), opt_str(block, "name", at)
+            b.call(call_id, name, block.get("input"), f"{at}.input", server_tool=server, **meta)
         elif isinstance(kind, str) and kind.endswith("tool_result"):
             self._tool_result(block, at)
         else:
             b.note(at, f"{kind or 'untyped'} block is not a step", block)
 
-    def _open_text(self, record: _Message, meta: dict[str, Any], at: str) -> dict[str, Any]:
-        """The model_response step this message's text continues, or a new one."""
-        b = self.b
-        if len(b.steps) > record.first and b.steps[-1]["type"] == "model_response":
-            return b.steps[-1]
-        return b.steps[b.text(None, at, **meta)]
+    def _close_text(self) -> None:
+        if self.text is not None:
+            text, self.text = self.text, None
+            self.b.text("".join(text.parts), text.at, **text.meta)
 
-    def _measures(self, record: _Message, message: dict[str, Any], at: str) -> None:
+    def _usage(self, message: dict[str, Any], key: str, at: str) -> None:
+        """Claude Code repeats a message's usage on each of its lines (output_tokens grows
+        until the last): the builder keeps the largest, once per message id."""
         usage = message.get("usage")
-        if isinstance(usage, dict):
-            # Lines of one message repeat its usage; output_tokens grows until the last.
-            grown = opt_count(usage, "output_tokens", f"{at}.usage") or 0
-            if record.usage is None or grown >= record.output:
-                record.usage = usage
-                record.output = grown
-                record.at = at
+        usage = usage if isinstance(usage, dict) else None
+        where = f"{at}.usage"
+        input_tokens = add_counts(
+            opt_count(usage, "input_tokens", where),
+            opt_count(usage, "cache_creation_input_tokens", where),
+            opt_count(usage, "cache_read_input_tokens", where),
+        )
+        output_tokens = opt_count(usage, "output_tokens", where)
         cost = opt_amount(message, "costUSD", at)
-        record.cost = cost if cost is not None else record.cost
+        self.b.tokens(self.first[key], input_tokens, output_tokens, at, key=key, cost_usd=cost)
         duration = opt_amount(message, "durationMs", at)
-        record.latency = duration if duration is not None else record.latency
+        if duration is not None:
+            self.latency[key] = duration
 
     def _user(self, message: dict[str, Any], at: str, meta: dict[str, Any]) -> None:
         b = self.b
+        self._close_text()
+        b.end_turn(**self.meta)
+        self.message, self.meta = None, {}
         content = message.get("content")
-        text = text_of(content)
-        if text is not None:
-            self._input(text, at, meta)
+        if isinstance(content, str):
+            self._input(content, at, meta)
             return
         if not isinstance(content, list):
             b.note(f"{at}.content", "user content that is neither text nor blocks", content)
@@ -261,12 +251,14 @@ class _Session:
 
     def _tool_result(self, block: dict[str, Any], at: str) -> None:
         content = block.get("content")
-        joined = text_of(content, "\n")
-        output = joined if joined is not None and isinstance(content, list) else content
+        if isinstance(content, list) and all(
+            isinstance(p, dict) and isinstance(p.get("text"), str) for p in content
+        ):
+            content = "\n".join(p["text"] for p in content)  # else kept as the blocks
         is_error = block.get("is_error")
         self.b.result(
             opt_str(block, "tool_use_id", at),
-            output,
+            content,
             at,
             is_error=is_error if isinstance(is_error, bool) else None,
         )
@@ -277,36 +269,27 @@ class _Session:
         self.b.metadata["result"] = {k: line[k] for k in keep if k in line}
         self.run_cost = opt_amount(line, "total_cost_usd", at)
         session = line.get("session_id")
-        if isinstance(session, str) and self.b.trace_id is None:
-            self.b.trace_id = session
+        if session is not None and self.b.trace_id is None:
+            self.b.labels({"trace_id": session}, at)
+        self.b.mark(at)
 
-    def finish(self) -> dict[str, Any]:
+    def finish(self) -> list[dict[str, Any]]:
         b = self.b
-        for record in self.messages.values():
-            usage = record.usage
-            where = f"{record.at}.usage"
-            input_tokens = add_counts(
-                opt_count(usage, "input_tokens", where),
-                opt_count(usage, "cache_creation_input_tokens", where),
-                opt_count(usage, "cache_read_input_tokens", where),
-            )
-            b.tokens(
-                record.first, input_tokens, opt_count(usage, "output_tokens", where), record.at
-            )
-            add_measure(b, record.first, "cost_usd", record.cost)
-            if b.steps[record.first]["type"] == "model_response":
-                add_measure(b, record.first, "latency_ms", record.latency)
+        self._close_text()
+        b.end_turn(**self.meta)
+        for key, latency in self.latency.items():
+            first = self.first[key]
+            if first < len(b.steps) and b.steps[first]["type"] == "model_response":
+                b.measure(first, latency_ms=latency)
         if self.run_cost is not None and b.steps and not any("cost_usd" in s for s in b.steps):
-            add_measure(b, 0, "cost_usd", self.run_cost)
-            b.steps[0].setdefault("metadata", {})["cost"] = "run total (result.total_cost_usd)"
-        return b.build()
+            b.measure(0, cost_usd=self.run_cost, cost=_RUN_COST)
+        return [b.build()]
 
 
-ADAPTER = Adapter(
-    name=NAME,
-    description="Claude Code session JSONL and the Claude Agent SDK message stream",
+ADAPTER: Adapter = session_adapter(
+    NAME,
+    "Claude Code session JSONL and the Claude Agent SDK message stream",
+    start=_Session,
     detect=detect,
-    convert=convert,
     detect_line=detect_line,
-    convert_lines=convert_lines,
 )

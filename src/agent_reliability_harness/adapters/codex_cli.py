@@ -7,13 +7,12 @@ their outputs, paired by call_id); `event_msg` token_count lines carry usage.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..errors import InputError
 from ..io import decode_json
-from ._cli_common import add_measure, array_entries, line_entries, opt_amount
-from ._common import TraceBuilder, fail, opt_count, opt_obj, opt_str
+from ._common import TraceBuilder, opt_amount, opt_count, opt_obj, opt_str
+from ._sessions import session_adapter
 from .base import Adapter
 
 NAME = "codex-cli"
@@ -21,8 +20,8 @@ _LINE_TYPES = ("session_meta", "response_item", "event_msg", "turn_context", "co
 _TEXT_PARTS = ("input_text", "output_text", "text", "summary_text", "reasoning_text")
 # Items that record the session's machinery, not its run: undo snapshots, compaction.
 _BOOKKEEPING_ITEMS = ("ghost_snapshot", "compaction", "compaction_summary", "context_compaction")
-_EXIT_CODE = re.compile(r"^(?:Exit code: |Process exited with code )(-?\d+)\s*$", re.MULTILINE)
-_WALL_TIME = re.compile(r"^Wall time: ([0-9]+(?:\.[0-9]+)?) seconds\s*$", re.MULTILINE)
+_EXIT_CODE = re.compile(r"^(?:Exit code: |Process exited with code )(-?\d{1,10})\s*$", re.MULTILINE)
+_WALL_TIME = re.compile(r"^Wall time: ([0-9]{1,9}(?:\.[0-9]{1,9})?) seconds\s*$", re.MULTILINE)
 
 
 def _is_line(line: Any) -> bool:
@@ -55,29 +54,12 @@ def detect(value: Any) -> bool:
     )
 
 
-def convert(value: Any, name_hint: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise fail("$", "expected the rollout's lines as a JSON array")
-    return _session(array_entries(value), name_hint)
-
-
-def convert_lines(lines: Iterable[tuple[int, Any]], name_hint: str) -> list[Any]:
-    return _session(line_entries(lines), name_hint)
-
-
-def _session(entries: Iterator[tuple[str, Any]], name_hint: str) -> list[Any]:
-    rollout = _Rollout(TraceBuilder(NAME, name_hint, agent_name="codex"))
-    for at, line in entries:
-        rollout.feed(at, line)
-    return [rollout.finish()]
-
-
 class _Rollout:
-    def __init__(self, b: TraceBuilder) -> None:
-        self.b = b
+    def __init__(self, name_hint: str) -> None:
+        self.b = TraceBuilder(NAME, name_hint, agent_name="codex")
         self.calls: dict[str, int] = {}
-        self.exits: dict[str, tuple[bool, str | None]] = {}
-        self.reasoning: list[str] = []
+        # Exit events that came before their call's output: call id -> (failed, error, at).
+        self.exits: dict[str, tuple[bool, str | None, str]] = {}
         self.turn_start = 0
         self.total: tuple[int, int] | None = None
         self.model: str | None = None
@@ -117,22 +99,17 @@ class _Rollout:
             b.skip(at, "session_meta line (of a resumed or forked session)")
             return
         self.meta_seen = True
-        b.trace_id = opt_str(payload, "id", at) or b.trace_id
+        if payload.get("id") is not None:
+            b.labels({"trace_id": payload.get("id")}, at)
         for key in ("cwd", "cli_version", "originator", "model_provider", "source"):
             if isinstance(payload.get(key), str):
                 b.metadata[key] = payload[key]
+        b.mark(at)
         for key in ("base_instructions", "instructions"):
             value = payload.get(key)
             text = value.get("text") if isinstance(value, dict) else value
             if isinstance(text, str) and text:
                 b.input("system", text, f"{at}.{key}")
-
-    def _meta_kw(self) -> dict[str, Any]:
-        kw: dict[str, Any] = {"model": self.model}
-        if self.reasoning:
-            kw["reasoning"] = list(self.reasoning)
-            self.reasoning.clear()
-        return kw
 
     def _item(self, item: dict[str, Any], at: str) -> None:
         b = self.b
@@ -140,7 +117,11 @@ class _Rollout:
         if kind == "message":
             self._message(item, at)
         elif kind == "reasoning":
-            self.reasoning.extend(_texts(item.get("summary")) + _texts(item.get("content")))
+            texts = _texts(item.get("summary")) + _texts(item.get("content"))
+            for text in texts:
+                b.reasoning(text, at)
+            if not texts:
+                b.reasoning(None, at)  # encrypted_content only
         elif kind in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
             self._call(item, kind, at)
         elif kind in ("function_call_output", "custom_tool_call_output"):
@@ -154,51 +135,53 @@ class _Rollout:
         role = item.get("role")
         content = item.get("content")
         text = content if isinstance(content, str) else "".join(_texts(content))
+        noted = len(self.b.notes)
         if isinstance(content, list):
             for index, part in enumerate(content):
                 if not (isinstance(part, dict) and part.get("type") in _TEXT_PARTS):
                     self.b.note(f"{at}.content[{index}]", "content part that is not text", part)
         if role == "assistant":
             if text:
-                self.b.text(text, at, phase=item.get("phase"), **self._meta_kw())
+                self.b.text(text, at, phase=item.get("phase"), model=self.model)
+            elif len(self.b.notes) == noted:
+                self.b.skip(at, "assistant message without content")
         elif role in ("user", "developer", "system"):
-            if text:
-                self.b.input(role, text, at)
+            self.b.input(str(role), text, at)
         else:
             self.b.note(at, "message with an unknown role", item)
 
     def _call(self, item: dict[str, Any], kind: str, at: str) -> None:
         call_id = opt_str(item, "call_id", at) or opt_str(item, "id", at)
+        extra: dict[str, Any] = {"model": self.model}
         if kind == "function_call":
-            name, args, extra = opt_str(item, "name", at), item.get("arguments"), {}
+            name, args = opt_str(item, "name", at), item.get("arguments")
         elif kind == "custom_tool_call":
             # A freeform tool (apply_patch) takes one text input, carried as `input`.
-            name, args, extra = (
-                opt_str(item, "name", at),
-                {"input": item.get("input")},
-                {"freeform": True},
-            )
+            name, args = opt_str(item, "name", at), {"input": item.get("input")}
+            extra["freeform"] = True
         else:
-            name, args, extra = kind.removesuffix("_call"), opt_obj(item, "action", at), {}
-        index = self.b.call(call_id, name, args, f"{at}.arguments", **extra, **self._meta_kw())
+            name, args = kind.removesuffix("_call"), opt_obj(item, "action", at)
+        index = self.b.call(call_id, name, args, f"{at}.arguments", **extra)
         if call_id:
             self.calls[call_id] = index
         status = item.get("status")
         if kind == "web_search_call" and isinstance(status, str):
-            step = self.b.steps[index]
-            step["status"] = "error" if status in ("failed", "incomplete") else "ok"
-            if step["status"] == "error":
-                step["error"] = f"status {status}"
+            failed = status in ("failed", "incomplete")
+            self.b.settle(index, is_error=failed, error=f"status {status}" if failed else None)
 
     def _output(self, item: dict[str, Any], at: str) -> None:
         call_id = opt_str(item, "call_id", at)
         output, failed, error, seconds = _parse_output(item.get("output"))
-        if call_id in self.exits:
-            failed, error = self.exits.pop(call_id)
-        self.b.result(call_id, output, at, is_error=failed, error=error)
+        paired = self.b.result(call_id, output, at, is_error=failed, error=error)
         index = self.calls.get(call_id or "")
-        if index is not None:
-            add_measure(self.b, index, "latency_ms", None if seconds is None else seconds * 1000)
+        if not paired or index is None:
+            return
+        if seconds is not None:
+            self.b.measure(index, latency_ms=seconds * 1000)
+        exit_event = self.exits.pop(call_id or "", None)
+        if exit_event is not None:
+            self.b.settle(index, is_error=exit_event[0], error=exit_event[1])
+            self.b.mark(exit_event[2])
 
     def _event(self, event: dict[str, Any], at: str) -> None:
         kind = event.get("type")
@@ -208,6 +191,7 @@ class _Rollout:
             self._outcome(event, kind, at)
         elif kind == "turn_aborted":
             self.b.metadata.setdefault("turns_aborted", []).append(event.get("reason"))
+            self.b.mark(at)
         else:
             # UI events: they repeat response items (user_message, agent_message,
             # agent_reasoning) or mark the session's progress (task_started, ...).
@@ -240,9 +224,8 @@ class _Rollout:
         if not any(used):
             self.b.skip(at, "token_count repeating the running total")
             return
-        if self.reasoning and self.turn_start >= len(self.b.steps):
-            self.b.text(None, at, **self._meta_kw())
         self.b.tokens(self.turn_start, used[0], used[1], at)
+        self.b.end_turn(model=self.model)  # the request is over: its reasoning stays with it
         self.turn_start = len(self.b.steps)
 
     def _outcome(self, event: dict[str, Any], kind: str, at: str) -> None:
@@ -250,32 +233,33 @@ class _Rollout:
         if kind == "exec_command_end":
             code = event.get("exit_code")
             failed = isinstance(code, int) and code != 0
-            outcome = (failed, f"exit code {code}" if failed else None)
+            error = f"exit code {code}" if failed else None
         elif kind == "patch_apply_end":
             failed = event.get("success") is False
-            outcome = (failed, (opt_str(event, "stderr", at) or "patch failed") if failed else None)
+            error = (opt_str(event, "stderr", at) or "patch failed") if failed else None
         else:
             result = event.get("result")
             failed = isinstance(result, dict) and "Err" in result
-            outcome = (
-                failed,
-                str(result.get("Err")) if failed and isinstance(result, dict) else None,
-            )
+            error = str(result.get("Err")) if failed and isinstance(result, dict) else None
         index = self.calls.get(call_id or "")
-        if index is not None and "output" in self.b.steps[index]:
-            step = self.b.steps[index]
-            step["status"] = "error" if outcome[0] else "ok"
-            if outcome[0]:
-                step["error"] = outcome[1]
-            else:
-                step.pop("error", None)
+        if index is not None and not self.b.is_open(call_id):
+            self.b.settle(index, is_error=failed, error=error)  # its output came first
+            self.b.mark(at)
         elif call_id:
-            self.exits[call_id] = outcome
+            self.exits[call_id] = (failed, error, at)
+        else:
+            self.b.note(at, "command end event without a call id", event)
 
-    def finish(self) -> dict[str, Any]:
-        if self.reasoning:
-            self.b.text(None, "end", **self._meta_kw())
-        return self.b.build()
+    def finish(self) -> list[dict[str, Any]]:
+        for call_id, (failed, error, at) in self.exits.items():
+            index = self.calls.get(call_id)
+            if index is None:
+                self.b.note(at, "command end event of a call the rollout does not hold")
+            else:  # the call never got an output line; how it ended is still known
+                self.b.settle(index, is_error=failed, error=error)
+                self.b.mark(at)
+        self.b.end_turn(model=self.model)
+        return [self.b.build()]
 
 
 def _count(usage: dict[str, Any] | None, key: str, at: str) -> int | None:
@@ -330,11 +314,10 @@ def _parse_output(raw: Any) -> tuple[Any, bool | None, str | None, float | None]
     return raw, None, None, seconds
 
 
-ADAPTER = Adapter(
-    name=NAME,
-    description="Codex CLI rollout JSONL sessions",
+ADAPTER: Adapter = session_adapter(
+    NAME,
+    "Codex CLI rollout JSONL sessions",
+    start=_Rollout,
     detect=detect,
-    convert=convert,
     detect_line=detect_line,
-    convert_lines=convert_lines,
 )

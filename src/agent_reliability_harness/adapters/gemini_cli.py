@@ -7,20 +7,19 @@ log that replays into one: message records (a later record of an id replaces it)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ._cli_common import array_entries, line_entries, text_of
 from ._common import (
     TraceBuilder,
     add_counts,
-    fail,
+    content_text,
     obj,
     opt_count,
     opt_list,
     opt_obj,
     opt_str,
 )
+from ._sessions import session_adapter
 from .base import Adapter
 
 NAME = "gemini-cli"
@@ -44,31 +43,13 @@ def detect(value: Any) -> bool:
     return _is_header(value) and isinstance(value.get("messages"), list)
 
 
-def convert(value: Any, name_hint: str) -> list[Any]:
-    if isinstance(value, list):
-        return _session(array_entries(value), name_hint)
-    if not _is_header(value):
-        raise fail("$", "expected a gemini-cli conversation record (sessionId, projectHash)")
-    return _session(iter([("$", value)]), name_hint)
-
-
-def convert_lines(lines: Iterable[tuple[int, Any]], name_hint: str) -> list[Any]:
-    return _session(line_entries(lines), name_hint)
-
-
-def _session(entries: Iterator[tuple[str, Any]], name_hint: str) -> list[Any]:
-    replay = _Replay(TraceBuilder(NAME, name_hint, agent_name="gemini-cli"))
-    for at, record in entries:
-        replay.feed(at, record)
-    return [replay.finish()]
-
-
 class _Replay:
     """The conversation as gemini-cli rebuilds it when it resumes a session."""
 
-    def __init__(self, b: TraceBuilder) -> None:
-        self.b = b
+    def __init__(self, name_hint: str) -> None:
+        self.b = TraceBuilder(NAME, name_hint, agent_name="gemini-cli")
         self.messages: dict[str, tuple[str, dict[str, Any]]] = {}
+        self.labelled = False
 
     def feed(self, at: str, record: Any) -> None:
         b = self.b
@@ -76,14 +57,16 @@ class _Replay:
             b.note(at, "record that is not a JSON object", record)
         elif isinstance(record.get("$rewindTo"), str):
             self._rewind(record["$rewindTo"], at)
+            b.skip(at, "rewind record ($rewindTo)")
         elif isinstance(record.get("$set"), dict):
             update = record["$set"]
             if isinstance(update.get("messages"), list):
                 self._checkpoint(update["messages"], f"{at}.$set.messages")
-            self._metadata(update)
+            self._metadata(update, at)
             b.skip(at, "metadata update record ($set)")
         elif _is_header(record):
-            self._metadata(record)
+            self._metadata(record, at)
+            b.mark(at)
             for index, message in enumerate(opt_list(record, "messages", at)):
                 self._message(message, f"{at}.messages[{index}]")
         elif "id" in record and "type" in record:
@@ -91,11 +74,11 @@ class _Replay:
         else:
             b.note(at, "record of an unknown kind", record)
 
-    def _metadata(self, record: dict[str, Any]) -> None:
+    def _metadata(self, record: dict[str, Any], at: str) -> None:
         b = self.b
-        session = record.get("sessionId")
-        if isinstance(session, str) and session and b.trace_id is None:
-            b.trace_id = session
+        if record.get("sessionId") is not None and not self.labelled:
+            self.labelled = True
+            b.labels({"trace_id": record.get("sessionId")}, at)
         for key in ("projectHash", "summary", "kind"):
             if isinstance(record.get(key), str):
                 b.metadata[key] = record[key]
@@ -121,7 +104,7 @@ class _Replay:
         for index, message in enumerate(messages):
             self._message(message, f"{at}[{index}]")
 
-    def finish(self) -> dict[str, Any]:
+    def finish(self) -> list[dict[str, Any]]:
         for at, message in self.messages.values():
             kind = message.get("type")
             if kind == "user":
@@ -132,36 +115,34 @@ class _Replay:
                 self.b.skip(at, f"{kind} message (a notice the CLI showed)")
             else:
                 self.b.note(at, "message of an unknown type", message)
-        return self.b.build()
+        return [self.b.build()]
 
     def _user(self, message: dict[str, Any], at: str) -> None:
-        text = text_of(message.get("content"))
-        if text is None:
-            self.b.note(f"{at}.content", "user content that is not text", message.get("content"))
-        elif text:
-            self.b.input("user", text, at)
+        content = message.get("content")
+        text = content_text(content, f"{at}.content", self.b, "\n", what="user content")
+        if text is not None or content is None:
+            self.b.input("user", text or "", at)
 
     def _gemini(self, message: dict[str, Any], at: str) -> None:
         b = self.b
         start = len(b.steps)
-        meta: dict[str, Any] = {"model": opt_str(message, "model", at)}
-        thoughts = [t for t in opt_list(message, "thoughts", at) if isinstance(t, dict)]
-        if thoughts:
-            meta["reasoning"] = [
-                " ".join(str(t[k]) for k in ("subject", "description") if t.get(k))
-                for t in thoughts
-            ]
+        model = opt_str(message, "model", at)
+        for index, thought in enumerate(opt_list(message, "thoughts", at)):
+            if isinstance(thought, dict):
+                said = " ".join(
+                    str(thought[k]) for k in ("subject", "description") if thought.get(k)
+                )
+                b.reasoning(said, f"{at}.thoughts[{index}]")
+            else:
+                b.note(f"{at}.thoughts[{index}]", "thought that is not an object", thought)
         content = message.get("content")
-        text = text_of(content)
-        if text is None and content is not None:
-            b.note(f"{at}.content", "model content that is not text", content)
+        text = content_text(content, f"{at}.content", b, what="model content")
         calls = opt_list(message, "toolCalls", at)
         if text or not calls:
-            b.text(text or None, at, **meta)
-            meta = {"model": meta["model"]}
+            b.text(text or None, at, model=model)
         for index, raw in enumerate(calls):
-            self._tool_call(obj(raw, f"{at}.toolCalls[{index}]"), f"{at}.toolCalls[{index}]", meta)
-            meta = {"model": meta["model"]}
+            where = f"{at}.toolCalls[{index}]"
+            self._tool_call(obj(raw, where), where, model)
         tokens = opt_obj(message, "tokens", at)
         where = f"{at}.tokens"
         b.tokens(
@@ -170,12 +151,13 @@ class _Replay:
             add_counts(opt_count(tokens, "output", where), opt_count(tokens, "thoughts", where)),
             at,
         )
+        b.end_turn(model=model)
 
-    def _tool_call(self, call: dict[str, Any], at: str, meta: dict[str, Any]) -> None:
+    def _tool_call(self, call: dict[str, Any], at: str, model: str | None) -> None:
         b = self.b
         call_id = opt_str(call, "id", at)
         name = opt_str(call, "name", at)
-        b.call(call_id, name, call.get("args"), f"{at}.args", **meta)
+        index = b.call(call_id, name, call.get("args"), f"{at}.args", model=model)
         status = call.get("status")
         if not isinstance(status, str) or status not in _FINISHED:
             b.note(at, f"tool call that had not finished (status {status})", call)
@@ -185,7 +167,8 @@ class _Replay:
         if failed and error is None:
             display = call.get("resultDisplay")
             error = display if isinstance(display, str) and display else f"status {status}"
-        b.result(call_id, output, at, is_error=failed, error=error if failed else None, name=name)
+        # The record holds the call and its result: settled in place, never paired by id.
+        b.settle(index, output, is_error=failed, error=error if failed else None)
 
     def _response(self, result: Any, at: str) -> tuple[Any, str | None]:
         """The output (`response.output`, else the whole response) and error of a result."""
@@ -209,11 +192,11 @@ class _Replay:
         return (outputs or None), error
 
 
-ADAPTER = Adapter(
-    name=NAME,
-    description="gemini-cli chat recordings (conversation JSON or session JSONL)",
+ADAPTER: Adapter = session_adapter(
+    NAME,
+    "gemini-cli chat recordings (conversation JSON or session JSONL)",
+    start=_Replay,
     detect=detect,
-    convert=convert,
     detect_line=detect_line,
-    convert_lines=convert_lines,
+    single=_is_header,
 )

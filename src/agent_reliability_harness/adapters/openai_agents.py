@@ -145,16 +145,9 @@ def _function(b: TraceBuilder, span: dict[str, Any], data: dict[str, Any], at: s
     where = f"{at}.span_data"
     span_id = opt_str(span, "id", at)
     index = b.call(span_id, opt_str(data, "name", where), data.get("input"), f"{where}.input")
-    b.answered(index)
-    step = b.steps[index]
-    step["output"] = data.get("output")
     error = _error(span.get("error"))
-    step["status"] = "error" if error is not None else "ok"
-    if error is not None:
-        step["error"] = error
-    latency = _latency(b, span, at)
-    if latency is not None:
-        step["latency_ms"] = latency
+    b.settle(index, data.get("output"), error=error, is_error=error is not None)
+    b.measure(index, latency_ms=_latency(b, span, at))
 
 
 def _error(raw: Any) -> str | None:
@@ -193,9 +186,7 @@ def _model(b: TraceBuilder, span: dict[str, Any], data: dict[str, Any], at: str)
         opt_count(usage, "output_tokens", f"{where}.usage"),
         at,
     )
-    latency = _latency(b, span, at)
-    if latency is not None:
-        b.steps[index]["latency_ms"] = latency
+    b.measure(index, latency_ms=_latency(b, span, at))
 
 
 def _inputs(b: TraceBuilder, messages: Any, at: str) -> None:

@@ -314,15 +314,13 @@ def _builtin(
         args = {k: item[k] for k in keys if k in item} or None
     call_id = opt_str(item, "call_id", at) or opt_str(item, "id", at)
     index = b.call(call_id, name, args, f"{at}.arguments", built_in=True, **meta)
-    b.answered(index)
     status = opt_str(item, "status", at)
     error = item.get("error")
     output = next((item[k] for k in ("output", "results", "outputs", "result") if k in item), None)
-    if error is not None or status in _FAILED:
-        b.steps[index]["status"] = "error"
-        b.steps[index]["error"] = str(error) if error is not None else f"status {status}"
-    if output is not None:
-        b.steps[index]["output"] = output
+    failed = error is not None or status in _FAILED
+    reason = (str(error) if error is not None else f"status {status}") if failed else None
+    outcome = {} if output is None else {"output": output}  # a success leaves status unset
+    b.settle(index, **outcome, error=reason, is_error=True if failed else None)
 
 
 def _output(b: TraceBuilder, output: Any, at: str) -> Any:

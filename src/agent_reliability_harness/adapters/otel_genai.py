@@ -174,23 +174,15 @@ def _tool(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str)
         attrs.get("gen_ai.tool.call.arguments"),
         f"{at}.attributes[gen_ai.tool.call.arguments]",
     )
-    b.answered(index)
-    step = b.steps[index]
-    step["output"] = attrs.get("gen_ai.tool.call.result")
     raw_status = span.get("status")
     status: dict[str, Any] = raw_status if isinstance(raw_status, dict) else {}
+    error: str | None = None
     if status.get("code") in _STATUS_ERROR:
-        step["status"] = "error"
         message = status.get("message")
         error_type = attrs.get("error.type")
-        step["error"] = (
-            message if isinstance(message, str) and message else str(error_type or "error")
-        )
-    else:
-        step["status"] = "ok"
-    latency = _latency(span, at)
-    if latency is not None:
-        step["latency_ms"] = latency
+        error = message if isinstance(message, str) and message else str(error_type or "error")
+    b.settle(index, attrs.get("gen_ai.tool.call.result"), error=error, is_error=error is not None)
+    b.measure(index, latency_ms=_latency(span, at))
     return index
 
 
@@ -238,9 +230,7 @@ def _model(
         b.call(call_id, name, part.get("arguments"), f"{part_at}.arguments", **meta)
     where = f"{at}.attributes"
     b.tokens(start, *_usage(attrs, where), at)
-    latency = _latency(span, at)
-    if latency is not None:
-        b.steps[start]["latency_ms"] = latency
+    b.measure(start, latency_ms=_latency(span, at))
 
 
 def _usage(attrs: dict[str, Any], at: str) -> tuple[int | None, int | None]:
@@ -301,9 +291,8 @@ def _tool_responses(
         if b.is_open(call_id):
             b.result(call_id, response, part_at)
         elif call_id in tool_steps:
-            step = b.steps[tool_steps[call_id]]
-            if step.get("output") is None:
-                step["output"] = response
+            if b.steps[tool_steps[call_id]].get("output") is None:  # the span recorded none
+                b.settle(tool_steps[call_id], response)
         else:
             b.note(part_at, "tool result without a matching call", original)
 

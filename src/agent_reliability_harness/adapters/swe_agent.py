@@ -8,8 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._cli_common import add_measure, label, opt_amount, text_of
-from ._common import TraceBuilder, fail, obj, opt_count, opt_list, opt_obj, opt_str
+from ._common import (
+    TraceBuilder,
+    content_text,
+    fail,
+    obj,
+    opt_amount,
+    opt_count,
+    opt_list,
+    opt_obj,
+    opt_str,
+)
 from .base import Adapter
 from .swe_agent_mini import convert_mini, is_mini
 
@@ -18,6 +27,11 @@ _NOT_EXECUTED = (
     "the action was not executed: SWE-agent rejected it (format error, blocked command or "
     "shell syntax error) and asked the model again"
 )
+_REPEATED_ACTION = "history turn of a trajectory step (the same action)"
+_REPEATED_OBSERVATION = "history observation of a trajectory step (the trajectory holds it)"
+_RUN_TOTAL = "run total (info.model_stats)"
+
+History = list[tuple[str, dict[str, Any]]]
 
 
 def _is_swe(value: Any) -> bool:
@@ -37,20 +51,38 @@ def detect(value: Any) -> bool:
     return _is_swe(value) or is_mini(value)
 
 
+def _bare_messages(value: Any) -> bool:
+    """A mini-swe-agent message list saved without its envelope (early versions, its test
+    data): read only when `--format swe-agent` says so (it looks like any chat), and only
+    with mini-swe-agent's own observations (`<returncode>` messages, `extra` records)."""
+    if not isinstance(value, list) or not value:
+        return False
+    items = value[:1000]
+    if not all(isinstance(m, dict) and isinstance(m.get("role"), str) for m in items):
+        return False
+    return any(
+        isinstance(m.get("extra"), dict)
+        or (m["role"] == "user" and str(m.get("content")).lstrip().startswith("<returncode>"))
+        for m in items
+    )
+
+
 def convert(value: Any, name_hint: str) -> list[Any]:
     if is_mini(value):
         return [convert_mini(value, name_hint, NAME)]
+    if _bare_messages(value):
+        return [convert_mini({"messages": value}, name_hint, NAME)]
     if not _is_swe(value):
         raise fail("$", "expected a SWE-agent trajectory (trajectory, history, info)")
     b = TraceBuilder(NAME, name_hint, agent_name="swe-agent")
     info = opt_obj(value, "info", "$") or {}
     _labels(b, value, info)
-    assistants = _history(b, opt_list(value, "history", "$"))
+    turns = _history(b, opt_list(value, "history", "$"))
     trajectory = opt_list(value, "trajectory", "$")
     if trajectory:
-        _trajectory(b, trajectory, assistants, info)
+        _trajectory(b, trajectory, turns, info)
     else:
-        for at, message in assistants:
+        for at, message in turns:
             _history_turn(b, message, at)
     _run_totals(b, info)
     return [b.build()]
@@ -60,21 +92,24 @@ def _labels(b: TraceBuilder, value: dict[str, Any], info: dict[str, Any]) -> Non
     config = value.get("replay_config")
     if isinstance(config, dict):
         statement = config.get("problem_statement")
-        if isinstance(statement, dict):
-            b.task_id = label(statement.get("id"))
+        if isinstance(statement, dict) and "id" in statement:
+            b.labels({"task_id": statement.get("id")}, "replay_config.problem_statement")
         agent = config.get("agent")
         model = agent.get("model") if isinstance(agent, dict) else None
         if isinstance(model, dict) and isinstance(model.get("name"), str):
             b.metadata["model"] = model["name"]
+        b.mark("replay_config")
     for key in ("exit_status", "submission", "swe_agent_version"):
         if info.get(key) is not None:
             b.metadata[key] = info[key]
+    if info:
+        b.mark("info")
 
 
-def _history(b: TraceBuilder, history: list[Any]) -> list[tuple[str, dict[str, Any]]]:
+def _history(b: TraceBuilder, history: list[Any]) -> History:
     """Record the inputs (messages before the first action) and return the agent's
     turns and the observations answering them, in order."""
-    turns: list[tuple[str, dict[str, Any]]] = []
+    turns: History = []
     for index, raw in enumerate(history):
         at = f"history[{index}]"
         message = obj(raw, at)
@@ -84,23 +119,20 @@ def _history(b: TraceBuilder, history: list[Any]) -> list[tuple[str, dict[str, A
         elif role == "assistant" or (turns and role in ("user", "tool")):
             turns.append((at, message))
         elif role in ("system", "user"):
-            text = text_of(message.get("content"))
-            if text is None:
-                b.note(f"{at}.content", "message content that is not text", message.get("content"))
-            else:
-                b.input(role, text, at)
+            text = content_text(message.get("content"), f"{at}.content", b, "\n")
+            b.input(str(role), text or "", at)
         else:
             b.note(at, "message with an unknown role", message)
     return turns
 
 
 def _trajectory(
-    b: TraceBuilder,
-    trajectory: list[Any],
-    turns: list[tuple[str, dict[str, Any]]],
-    info: dict[str, Any],
+    b: TraceBuilder, trajectory: list[Any], turns: History, info: dict[str, Any]
 ) -> None:
     actions = [(at, m) for at, m in turns if m.get("role") == "assistant"]
+    for at, message in turns:
+        if message.get("role") != "assistant":
+            b.skip(at, _REPEATED_OBSERVATION)
     have_history = bool(actions)
     pointer = 0
     last = len(trajectory) - 1
@@ -110,6 +142,7 @@ def _trajectory(
         action = opt_str(step, "action", at) or ""
         turn = None
         if pointer < len(actions) and (actions[pointer][1].get("action") or "") == action:
+            b.skip(actions[pointer][0], _REPEATED_ACTION)
             turn = actions[pointer][1]
             pointer += 1
         if not action.strip() and index == last and _stopped(info):
@@ -142,63 +175,67 @@ def _step(
         if not thought:
             b.note(at, "trajectory step with neither thought nor action", step)
         return
-    index, native = _call(b, turn, action, at)
+    index, native, name = _call(b, turn, action, at)
     seconds = opt_amount(step, "execution_time", at)
-    add_measure(b, index, "latency_ms", None if seconds is None else seconds * 1000)
+    if seconds is not None:
+        b.measure(index, latency_ms=seconds * 1000)
     observation = step.get("observation")
     output = observation if observation not in (None, "") or executed else None
-    named = b.steps[index].get("tool_name")
     if executed:
-        b.result(native, output, at, name=named)
+        b.result(native, output, at, name=name)
     else:
-        b.result(native, output, at, name=named, is_error=True, error=_NOT_EXECUTED)
+        b.result(native, output, at, name=name, is_error=True, error=_NOT_EXECUTED)
 
 
 def _call(
     b: TraceBuilder, turn: dict[str, Any] | None, action: str, at: str
-) -> tuple[int, str | None]:
-    """The tool call of one action: the function call of its history turn where the model
-    used tool calling, else the command SWE-agent dispatches (the action's first word)."""
+) -> tuple[int, str | None, str | None]:
+    """The tool call of one action (its step index, native id and tool name): the function
+    call of its history turn where the model used tool calling, else the command SWE-agent
+    dispatches (the action's first word)."""
     calls = opt_list(turn, "tool_calls", at) if turn is not None else []
     for index, raw in enumerate(calls[1:], start=1):
         where = f"{at}(history).tool_calls[{index}]"
         b.note(where, "further tool call of one action (SWE-agent runs the first)", raw)
     if not calls:
-        return b.call(None, action.split(maxsplit=1)[0], {"command": action}, at), None
+        command = action.split(maxsplit=1)[0]
+        return b.call(None, command, {"command": action}, at), None, command
     where = f"{at}(history).tool_calls[0]"
     call = obj(calls[0], where)
     function = opt_obj(call, "function", where) or {}
     call_id = opt_str(call, "id", where) or None
     name = opt_str(function, "name", where)
     args = function.get("arguments")
-    return b.call(call_id, name, args, f"{where}.function.arguments", action=action), call_id
+    index = b.call(call_id, name, args, f"{where}.function.arguments", action=action)
+    return index, call_id, name
 
 
 def _history_turn(b: TraceBuilder, message: dict[str, Any], at: str) -> None:
     """A history-only file (no trajectory): assistant turns and the observations after them."""
-    role = message.get("role")
-    if role == "assistant":
-        thought = opt_str(message, "thought", at) or text_of(message.get("content"))
+    if message.get("role") == "assistant":
+        thought = opt_str(message, "thought", at)
+        if not thought:
+            thought = content_text(message.get("content"), f"{at}.content", b)
         action = (opt_str(message, "action", at) or "").strip()
         if thought:
             b.text(thought, at)
         if action:
             _call(b, message, action, at)
+        elif not thought:
+            b.note(at, "history turn with neither thought nor action", message)
         return
-    ids: list[str | None] = [
-        i for i in opt_list(message, "tool_call_ids", at) if isinstance(i, str)
-    ]
+    ids: list[str | None] = []
+    for index, call_id in enumerate(opt_list(message, "tool_call_ids", at)):
+        if isinstance(call_id, str) and call_id:
+            ids.append(call_id)
+        else:
+            b.note(f"{at}.tool_call_ids[{index}]", "call id that is not a string", call_id)
     content = message.get("content")
-    output = text_of(content, "\n") if text_of(content) is not None else content
+    output = (
+        content_text(content, f"{at}.content", b, "\n") if isinstance(content, list) else content
+    )
     for call_id in ids or [None]:
-        b.result(call_id, output, at, name=None if call_id else _last_open_name(b))
-
-
-def _last_open_name(b: TraceBuilder) -> str | None:
-    for step in reversed(b.steps):
-        if step["type"] == "tool_call":
-            return step.get("tool_name") if "output" not in step else None
-    return None
+        b.result(call_id, output, at)
 
 
 def _run_totals(b: TraceBuilder, info: dict[str, Any]) -> None:
@@ -211,13 +248,9 @@ def _run_totals(b: TraceBuilder, info: dict[str, Any]) -> None:
     sent = opt_count(stats, "tokens_sent", where)
     received = opt_count(stats, "tokens_received", where)
     cost = opt_amount(stats, "instance_cost", where)
-    if sent is None and received is None and cost is None:
-        return
-    if not b.steps:
-        b.text(None, where)
-    b.tokens(0, sent, received, where)
-    add_measure(b, 0, "cost_usd", cost)
-    b.steps[0].setdefault("metadata", {})["usage"] = "run total (info.model_stats)"
+    b.tokens(0, sent, received, where, cost_usd=cost)
+    if b.steps and (sent, received, cost) != (None, None, None):
+        b.measure(0, usage=_RUN_TOTAL)
 
 
 ADAPTER = Adapter(
