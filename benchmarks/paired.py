@@ -38,9 +38,9 @@ def _run(src: str | None, args: list[str], cwd: Path) -> tuple[float, float]:
     return usage.ru_utime + usage.ru_stime, time.perf_counter() - start
 
 
-def _inputs(work: Path) -> dict[str, list[str]]:
+def _inputs(work: Path, given: str | None = None) -> dict[str, list[str]]:
     policy = work / "policy.json"
-    policy.write_text(json.dumps(corpus.POLICY))
+    policy.write_text(Path(given).read_text() if given else json.dumps(corpus.POLICY))
     long = work / "long.json"
     long.write_text(json.dumps(long_faulted_trace(100_000), separators=(",", ":")))
     corpus.write_jsonl(str(work / "corpus.jsonl"), 3, 10_000)
@@ -63,12 +63,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ref", required=True, help="PYTHONPATH of the reference build")
     parser.add_argument("--new", help="PYTHONPATH of the new build (default: installed)")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--policy", help="policy file to run with (default: the corpus policy)")
+    parser.add_argument("--only", help="run only the input whose name starts with this (e.g. 100k)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="arh-paired-") as tmp:
         work = Path(tmp)
         print("| input | ref CPU s (wall) | new CPU s (wall) | new/ref CPU |")
         print("|---|---|---|---|")
-        for name, command in _inputs(work).items():
+        for name, command in _inputs(work, args.policy).items():
+            if args.only and not name.startswith(args.only):
+                continue
             best: dict[str, tuple[float, float]] = {}
             for _ in range(args.runs):
                 for label, src in (("ref", args.ref), ("new", args.new)):

@@ -44,8 +44,38 @@ def _strict_policy() -> dict[str, Any]:
     return policy
 
 
+def _v11_policy() -> dict[str, Any]:
+    """The strict policy with the v1.1 keys of sections 2-4 on top."""
+    policy = _strict_policy()
+    tools = policy["allowed_tools"]
+    tools["send_email"]["required_arguments"] = {
+        "to": {"type": "string", "not_pattern": "@evil", "min_length": 3},
+        "body": {"type": "any", "max_length": 20, "items": {"type": "string", "max_length": 2}},
+    }
+    tools["search_kb"]["optional_arguments"]["filters"] = {
+        "type": "object",
+        "required": ["lang"],
+        "properties": {"lang": {"enum": ["en", "de"]}},
+    }
+    policy["unsafe_patterns"] = [
+        {"pattern": "ignore (all )?previous instructions", "in": ["text", "arguments"]},
+        {"pattern": r"\b\d{3}-\d{2}-\d{4}\b", "tools": ["lookup_order", "search_kb"]},
+        "sk-[A-Za-z0-9]{20,}",
+    ]
+    policy["sequence"]["call_order"] = [
+        ["lookup_order", "issue_refund"],
+        ["search_kb", "issue_refund"],
+        ["lookup_order", "send_email"],
+    ]
+    policy["error_handling"]["error_output_patterns"] = ["^error", "refund issued"]
+    policy["completion"]["final_tools"] = ["send_email", "wire"]
+    return policy
+
+
 POLICIES = [Policy.from_dict(SAMPLE_POLICY), Policy.from_dict(_strict_policy())]
 EVALUATORS = [Evaluator(policy) for policy in POLICIES]
+# The v1.1 keys of sections 2-4: chunked like the others, but not in the v1 reference.
+V11_EVALUATOR = Evaluator(Policy.from_dict(_v11_policy()))
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -62,15 +92,15 @@ def _whole(evaluator: Evaluator, trace: Trace) -> str:
 
 
 def test_the_policies_exercise_every_rule() -> None:
-    applied = {rule.rule_id for e in EVALUATORS for rule in e.rules}
+    applied = {rule.rule_id for e in (*EVALUATORS, V11_EVALUATOR) for rule in e.rules}
     assert applied == {rule.rule_id for rule in all_rules()}
 
 
 @SETTINGS
-@given(traces(), st.integers(1, 5), st.sampled_from(range(len(EVALUATORS))))
+@given(traces(), st.integers(1, 5), st.sampled_from(range(len(EVALUATORS) + 1)))
 def test_any_chunking_gives_the_whole_report(data: dict[str, Any], size: int, which: int) -> None:
     trace = Trace.from_dict(data)
-    evaluator = EVALUATORS[which]
+    evaluator = [*EVALUATORS, V11_EVALUATOR][which]
     assert _chunked(evaluator, trace, size) == _whole(evaluator, trace)
 
 

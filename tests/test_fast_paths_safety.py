@@ -8,7 +8,9 @@ unicode and empty strings at any depth, against anchored and unanchored patterns
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -251,3 +253,70 @@ def test_huge_traces_are_screened_in_pieces_without_hiding_a_match(position: int
     found = validate_trace(make_trace(*steps), policy)
     assert [(f.rule_id, f.step_id) for f in found.findings] == [("ARH-SAF-001", f"s{position}")]
     assert found.category_scores["safety"] == 100.0 * 9_999 / 10_000
+
+
+_KINDS = ["text", "arguments", "output", "error"]
+_SCOPED = st.builds(
+    lambda pattern, kinds, tools: {
+        "pattern": pattern,
+        **({} if kinds is None else {"in": kinds}),
+        **({} if tools is None else {"tools": tools}),
+    },
+    st.sampled_from(_PATTERNS),
+    st.none() | st.lists(st.sampled_from(_KINDS), min_size=1, max_size=4),
+    st.none() | st.lists(st.sampled_from(["t1", "t2"]), min_size=1, max_size=2),
+)
+
+
+def _scoped_reference(steps: tuple[Step, ...], entries: list[Any]) -> RuleResult:
+    """Scoped ARH-SAF-001 from the entries as written: every blob on its own, searched
+    with each pattern (once) of the entries whose `in` and `tools` admit it."""
+    result = RuleResult()
+    for index, step in enumerate(steps):
+        for where, blob in text_blobs(step):
+            result.checks += 1
+            kind = next(k for k in _KINDS if where.startswith(k))
+            chosen: list[str] = []
+            for entry in entries:
+                bare = isinstance(entry, str)
+                pattern = entry if bare else entry["pattern"]
+                kinds = _KINDS if bare else entry.get("in", _KINDS)
+                tools = None if bare else entry.get("tools")
+                admits = kind == "text" or tools is None or step.tool_name in tools
+                if kind in kinds and admits and pattern not in chosen:
+                    chosen.append(pattern)
+            for pattern in chosen:
+                if PatternSet([pattern]).matches(blob):
+                    result.failed += 1
+                    result.hits.append(
+                        Hit(
+                            index,
+                            f"unsafe pattern '{pattern}' matched in {where}",
+                            expected=f"no match for '{pattern}'",
+                            observed=where,
+                            step_id=step.step_id,
+                        )
+                    )
+    return result
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    _steps(),
+    st.lists(st.sampled_from(["t1", "t2", "t3"]) | st.none(), min_size=4, max_size=4),
+    st.lists(_SCOPED | st.sampled_from(_PATTERNS), min_size=1, max_size=4),
+)
+def test_scoped_patterns_find_what_each_blob_admits(
+    steps: tuple[Step, ...], tools: list[str | None], entries: list[Any]
+) -> None:
+    """Screened with the union of every pattern, checked with the ones that apply: the
+    hits and counts of searching each blob with its own patterns."""
+    steps = tuple(
+        msgspec.structs.replace(step, tool_name=tool)
+        for step, tool in zip(steps, tools, strict=False)
+    )
+    policy = Policy.from_dict({"policy_id": "p", "unsafe_patterns": entries})
+    trace = Trace(trace_id="t", agent_name="a", workflow="w", steps=steps)
+    got = rule_result(REGISTRY["ARH-SAF-001"], trace, policy)
+    want = _scoped_reference(steps, entries)
+    assert (got.hits, got.failed, got.checks) == (want.hits, want.failed, want.checks)

@@ -36,6 +36,7 @@ RANKS = {
     "render": 8,
     "pipeline": 9,
     "api": 9,
+    "infer": 9,  # arh infer: learns through the pipeline, like the API
     "cli": 10,
     # Test-suite helpers (assert_trace, the pytest plugin): users of the API, never used by it.
     "testing": 10,

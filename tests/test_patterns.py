@@ -9,7 +9,13 @@ import re2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent_reliability_harness.patterns import GlobSet, PatternSet, Searcher, glob_to_regex
+from agent_reliability_harness.patterns import (
+    FullMatcher,
+    GlobSet,
+    PatternSet,
+    Searcher,
+    glob_to_regex,
+)
 
 GLOB_CHARS = st.text(st.sampled_from("ab*?[]!-^\\.z"), max_size=7)
 TEXTS = st.text(st.sampled_from("ab-]![^\\.zA\n"), max_size=6)
@@ -67,3 +73,30 @@ def test_searcher_positions_and_case() -> None:
     assert marker.starts("é <INFORMATION> x <information>") == [2, 18]
     assert Searcher("abc").search("xxabcxx") and not Searcher("abc").search("ABC")
     assert Searcher("a") == Searcher("a") != Searcher("a", case_sensitive=False)
+
+
+_TOKENS = ["a", "b", ".", "a*", "b+", "(a|b)", "[ab]", "^", "$", r"\b", r"\d", "(?i)", r"\Z"]
+_TOKENS += [r"\A", r"\z", "x?", "(?:ab)", r"\Qa.", r"\E", "|", "é", "[^a]", "{2}"]
+
+
+def _compiles(pattern: str) -> bool:
+    try:
+        FullMatcher(pattern)
+    except ValueError:
+        return False
+    return True
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=5).map("".join).filter(_compiles),
+    st.text(alphabet="abAB.1é\n ", max_size=6),
+    st.booleans(),
+)
+def test_set_answers_equal_the_regex_answers(pattern: str, text: str, case: bool) -> None:
+    """FullMatcher and Searcher answer with a one-pattern RE2 set where they can; that is
+    exactly the regex's fullmatch / search."""
+    matcher = FullMatcher(pattern)
+    assert matcher.fullmatch(text) == (matcher._regex.fullmatch(text) is not None)
+    searcher = Searcher(pattern, case_sensitive=case)
+    assert searcher.search(text) == (searcher._regex.search(text) is not None)

@@ -16,8 +16,11 @@ from typing import Any, BinaryIO
 from . import adapters
 from .errors import InputError
 from .models import policy as policy_files
-from .models.policy import Policy, parse_policy
-from .models.report import InputFailure, RunReport, TraceReport
+from .models.policy import LoadedPolicy, Policy, parse_policy
+from .models.policy.notes import strict_error
+from .models.policy_warnings import warnings_section
+from .models.report import InputFailure, RunReport, Section, TraceReport
+from .models.task_ids import task_ids
 from .models.trace import Trace, parse_trace
 from .pipeline import (
     Executor,
@@ -29,12 +32,12 @@ from .pipeline import (
     RunOptions,
     input_units,
     make_executor,
+    make_plan,
     merge,
     run,
     run_policy_id,
 )
 from .pipeline.partial import PartialBuilder
-from .pipeline.plan import WorkPlan
 from .pipeline.routing import Router, no_policy_message
 from .render import json_
 from .render.base import RenderOptions
@@ -62,12 +65,32 @@ def policy_from_dict(data: Any) -> Policy:
     return parse_policy(data)
 
 
-def _policies(policy: Policy | dict[str, Any] | Sequence[Policy]) -> tuple[Policy, ...]:
-    if isinstance(policy, Policy):
-        return (policy,)
-    if isinstance(policy, dict):
-        return (parse_policy(policy),)
-    return tuple(policy)
+# What the validate functions take as the policy: a compiled Policy, a policy object, a
+# LoadedPolicy (`models.policy.load_policy`, with its warnings), or several of them.
+PolicyLike = Policy | LoadedPolicy | dict[str, Any]
+
+
+def _policies(
+    policy: PolicyLike | Sequence[PolicyLike], strict: bool = False
+) -> tuple[tuple[Policy, ...], tuple[Section, ...]]:
+    """The policies, and the run section of their warnings (policy objects are checked
+    here; a LoadedPolicy brings its own; a compiled Policy has none). With `strict`, a
+    warning is the PolicyError it is for `load_policy(path, strict=True)`."""
+    given = [policy] if isinstance(policy, Policy | LoadedPolicy | dict) else list(policy)
+    loaded = [
+        item
+        if isinstance(item, LoadedPolicy)
+        else policy_files.check_policy(item, strict)
+        if isinstance(item, dict)
+        else LoadedPolicy(item)
+        for item in given
+    ]
+    if strict:
+        for item in loaded:
+            if item.warnings:
+                raise strict_error(item.warnings, item.source)
+    section = warnings_section(loaded)
+    return tuple(item.policy for item in loaded), () if section is None else (section,)
 
 
 def _executor(executor: Executor | None, jobs: int | None) -> Executor:
@@ -88,19 +111,35 @@ def validate_paths(
     identity: adapters.Identity | None = None,
     allow_empty: bool = False,
     with_positions: bool = False,
+    task_id_from: str | None = None,
+    repeated: bool = False,
+    strict: bool = False,
 ) -> RunReport:
     """Validate every trace in files, directories, JSONL files, URLs or stdin (`-`).
 
     `policy` may be several policies (the first whose `applies_to` matches judges each
-    trace). Runs in this process unless `executor` (e.g. `ProcessPool(4)`,
+    trace); a policy given as an object or a LoadedPolicy brings its warnings into the
+    report (`policy_warnings`), and with `strict` a warning is a PolicyError instead.
+    Runs in this process unless `executor` (e.g. `ProcessPool(4)`,
     `DaskExecutor("tcp://...")`) or `jobs` says otherwise; the report is the same.
     With `allow_empty=False`, inputs that hold no trace at all raise InputError.
-    `with_positions` records trace and step line numbers (as SARIF needs)."""
-    policies = _policies(policy)
+    `with_positions` records trace and step line numbers (as SARIF needs).
+    Repeated runs: `task_id_from` (a pattern with one capturing group) takes each trace's
+    task id from its trace_id; the `tasks` section (`run.sections`) is there when a task
+    has two or more runs, or with `repeated`."""
+    policies, sections = _policies(policy, strict)
     collector = ReportSink(positions=with_positions)
-    options = RunOptions(fail_under, fmt, identity, allow_empty)
+    options = RunOptions(fail_under, fmt, identity, allow_empty, task_ids(task_id_from), repeated)
     chosen = _executor(executor, jobs)
-    result = run(paths, policies, [collector], options=options, executor=chosen, stdin=stdin)
+    result = run(
+        paths,
+        policies,
+        [collector],
+        options=options,
+        executor=chosen,
+        stdin=stdin,
+        sections=sections,
+    )
     if result.empty and not allow_empty:
         raise InputError("no traces found in the given paths")
     assert collector.run is not None
@@ -135,33 +174,42 @@ def load_traces(paths: Iterable[str], fmt: str = adapters.AUTO) -> list[Trace]:
 
 def validate(
     traces: Iterable[Trace | dict[str, Any]],
-    policy: Policy | dict[str, Any] | Sequence[Policy],
+    policy: PolicyLike | Sequence[PolicyLike],
     fail_under: float = DEFAULT_FAIL_UNDER,
+    strict: bool = False,
+    *,
+    task_id_from: str | None = None,
+    repeated: bool = False,
 ) -> RunReport:
-    """Validate traces given as Trace objects or canonical dicts (parsed here)."""
-    policies = _policies(policy)
+    """Validate traces given as Trace objects or canonical dicts (parsed here); `policy`,
+    `strict`, `task_id_from` and `repeated` as for `validate_paths`."""
+    policies, sections = _policies(policy, strict)
     router = Router(policies, fail_under)
     collector = ReportSink()
-    builder = PartialBuilder(WorkPlan(policies, fail_under, needs=collector.needs))
+    options = RunOptions(fail_under, task_ids=task_ids(task_id_from), repeated=repeated)
+    builder = PartialBuilder(make_plan(policies, options, [collector]))
+    tasks = options.task_ids
     for index, item in enumerate(traces):
         trace = item if isinstance(item, Trace) else parse_trace(item)
+        trace = trace if tasks is None else tasks.trace(trace)
         evaluator = router.pick(trace)
         if evaluator is None:
             builder.fail(InputFailure("<traces>", no_policy_message(trace), index=index))
         else:
             builder.add(evaluator.evaluate(trace), trace)
-    merge([builder.partial], [collector], run_policy_id(policies))
+    merge([builder.partial], [collector], run_policy_id(policies), sections)
     assert collector.run is not None
     return collector.run
 
 
 def validate_trace(
     trace: Trace | dict[str, Any],
-    policy: Policy | dict[str, Any] | Sequence[Policy],
+    policy: PolicyLike | Sequence[PolicyLike],
     fail_under: float = DEFAULT_FAIL_UNDER,
+    strict: bool = False,
 ) -> TraceReport:
     """Validate one trace; returns its TraceReport (InputError if no policy applies)."""
-    run_report = validate([trace], policy, fail_under)
+    run_report = validate([trace], policy, fail_under, strict)
     if not run_report.reports:
         failure = run_report.input_errors[0]
         raise InputError(failure.message)

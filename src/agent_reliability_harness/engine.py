@@ -53,6 +53,7 @@ class Evaluator:
         self._order = tuple((r, s) for _, r, s in checks) + tuple((r, s) for _, _, r, s in states)
         self._plan = ScorePlan(self._order)
         self._watched = frozenset(policy.sequence.forbidden_tools)
+        self._error_outputs = policy.error_handling.error_output_patterns or None
 
     def evaluate(
         self,
@@ -78,7 +79,7 @@ class TraceRun:
 
     def __init__(self, evaluator: Evaluator, trace: Trace | None) -> None:
         self.evaluator = evaluator
-        self.facts = TraceFacts(watched=evaluator._watched)
+        self.facts = TraceFacts(watched=evaluator._watched, error_outputs=evaluator._error_outputs)
         self.ctx = RuleContext(trace, evaluator.policy, self.facts)
         self.states = [cls(compiled) for cls, compiled, _, _ in evaluator._states]
 
@@ -173,7 +174,11 @@ def _findings(rule: Rule, severity: Severity, hits: list[Hit], left_out: int) ->
 
 def rule_result(rule: Rule, trace: Trace, policy: Policy) -> RuleResult:
     """One rule's result on a whole trace, as the engine gets it (for tests and tools)."""
-    facts = TraceFacts(trace, watched=frozenset(policy.sequence.forbidden_tools))
+    facts = TraceFacts(
+        trace,
+        watched=frozenset(policy.sequence.forbidden_tools),
+        error_outputs=policy.error_handling.error_output_patterns,
+    )
     ctx = RuleContext(trace, policy, facts)
     if rule.check is not None:
         return rule.check(ctx)

@@ -66,7 +66,7 @@ class TaskStats:
             {"task_id": t, "runs": r, "passed": p, "rules": dict(sorted(f.items()))}
             for t, (r, p, f) in sorted(self.tasks.items())
         ]
-        return Section("tasks", rows, (("tasks", len(rows)),))
+        return Section("per_task", rows, (("per_task_count", len(rows)),))
 
 
 def _body(view: TraceView) -> str:
@@ -97,7 +97,8 @@ def _body_output(renderer: Renderer, target: str, context: OutputContext) -> Bod
 
 @pytest.fixture
 def extended(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(plan._SECTIONS, "tasks", SectionSpec("tasks", TaskStats))
+    # Next to the real `tasks` section (registered by pipeline/tasks.py), under its own key.
+    monkeypatch.setitem(plan._SECTIONS, "per_task", SectionSpec("per_task", TaskStats))
     monkeypatch.setitem(sinks._OUTPUTS, "bodies", _body_output)
     unused = Renderer("bodies", ".txt", "run", "trace bodies", lambda run, options: "")
     monkeypatch.setitem(RENDERERS["run"], "bodies", unused)
@@ -140,14 +141,15 @@ def test_extensions_give_the_same_bytes_on_every_executor(
     code, out, err, bodies = one
     assert (code, err) == (1, "")
     report = json.loads(str(out))
-    assert report["summary"]["tasks"] == 4
-    assert report["tasks"][0] == {
+    assert report["summary"]["per_task_count"] == 4
+    assert report["per_task"][0] == {
         "task_id": "task-0",
         "runs": 3,  # t0, t4, t8
         "passed": 2,
         "rules": {"ARH-SCH-001": 1},  # t0 calls a tool the policy does not allow
     }
-    assert list(report)[-1] == "tasks"  # sections follow the arrays
+    assert list(report)[-2:] == ["tasks", "per_task"]  # sections follow the arrays
+    assert [t["runs"] for t in report["tasks"]] == [3, 3, 2, 2]
     labelled = report["reports"][5]
     assert list(labelled)[10:13] == ["source_path", "task_id", "outcome"]
     assert labelled["outcome"] == {"success": False, "reward": 0.25}
@@ -178,5 +180,5 @@ def test_without_task_ids_a_registered_section_says_nothing(
     policy.write_text(json.dumps({"policy_id": "p"}))
     args = ["validate", "--policy", str(policy), str(path), "--quiet", "--json-out", "-"]
     plain = _cli(args)
-    monkeypatch.setitem(plan._SECTIONS, "tasks", SectionSpec("tasks", TaskStats))
+    monkeypatch.setitem(plan._SECTIONS, "per_task", SectionSpec("per_task", TaskStats))
     assert _cli(args) == plain

@@ -39,3 +39,41 @@ def test_max_steps() -> None:
     got = report([response("a"), response("b"), response("c")], both)
     assert [(f.rule_id, f.observed) for f in got.findings] == [("ARH-CMP-002", 3)]
     assert got.category_scores == {"completion": 50.0}
+
+
+HANDOFF = {"completion": {"require_final_response": True, "final_tools": ["transfer", "submit"]}}
+
+
+@pytest.mark.parametrize(
+    ("last", "message"),
+    [
+        (tool_call("b", "transfer", output="Transfer successful"), None),
+        (tool_call("b", "submit"), None),
+        (
+            tool_call("b", "transfer", error="agent offline"),
+            "last step is a call of final tool 'transfer' that has status error",
+        ),
+        (
+            tool_call("b", "submit", output={"result": "Error: patch does not apply"}),
+            "last step is a call of final tool 'submit' that failed "
+            "(output matched error_output_patterns)",
+        ),
+        (
+            tool_call("b", "search"),
+            "last step is a tool_call, not a model_response or a call of a final tool "
+            "(transfer, submit)",
+        ),
+        (response("b", " "), "last step is a model_response with blank text"),
+    ],
+)
+def test_a_final_tool_call_that_did_not_fail_completes_the_trace(
+    last: dict[str, object], message: str | None
+) -> None:
+    policy = {**HANDOFF, "error_handling": {"error_output_patterns": ["^error:"]}}
+    got = report([response("a"), last], policy)
+    assert [f.message for f in got.findings] == ([] if message is None else [message])
+
+
+def test_final_tools_do_nothing_without_require_final_response() -> None:
+    policy = {"completion": {"final_tools": ["transfer"]}}
+    assert findings([tool_call("b", "search")], policy) == []

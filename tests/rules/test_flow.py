@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
-import pytest
+import copy
+from typing import Any
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent_reliability_harness import validate_trace
+from agent_reliability_harness.models.policy import Policy
+from agent_reliability_harness.models.trace import Trace
+from agent_reliability_harness.rules import TraceFacts
 from agent_reliability_harness.rules.flow import reads_as_error
-from helpers import findings, report, tool_call
+from helpers import findings, make_trace, report, tool_call
+from strategies import traces
 
 ANY = {"to": "any", "a": "any", "b": "any"}
 SEND = {"allowed_tools": {"send": {"side_effect": True, "optional_arguments": ANY}}}
@@ -88,3 +98,116 @@ def test_other_outputs_keep_the_success_wording(output: object) -> None:
 def test_argument_key_order_is_not_identity() -> None:
     steps = [tool_call("s1", "send", {"a": 1, "b": 2}), tool_call("s2", "send", {"b": 2, "a": 1})]
     assert findings(steps, SEND) == [("ARH-FLW-003", "error", "s2")]
+
+
+ERROR_OUTPUTS = {"error_output_patterns": ["^error:", "not found"]}
+
+
+def test_an_output_matching_error_output_patterns_is_a_failure_and_says_so() -> None:
+    policy = {"error_handling": {"require_retry_on_error": True, **ERROR_OUTPUTS}}
+    steps = [
+        tool_call("a", "get_user", output="Error: no such user"),
+        tool_call("b", "get_order", output={"orders": [{"id": "o1", "note": "NOT FOUND"}]}),
+        tool_call("c", "get_flight", error="timeout"),
+        tool_call("d", "get_fare", output="fare: 120"),
+    ]
+    got = report(steps, policy)
+    assert [(f.step_id, f.message, f.observed) for f in got.findings] == [
+        (
+            "a",
+            "tool 'get_user' failed and was never called again "
+            "(output matched error_output_patterns)",
+            "Error: no such user",
+        ),
+        (
+            "b",
+            "tool 'get_order' failed and was never called again "
+            "(output matched error_output_patterns)",
+            {"orders": [{"id": "o1", "note": "NOT FOUND"}]},
+        ),
+        ("c", "tool 'get_flight' failed and was never called again", "timeout"),
+    ]
+    assert got.category_scores["flow"] == 0.0  # three failed calls, three checks
+
+
+def test_the_trace_data_is_not_rewritten() -> None:
+    policy = {"error_handling": {"require_retry_on_error": True, **ERROR_OUTPUTS}}
+    trace = Trace.from_dict(make_trace(tool_call("a", "x", output="error: boom")))
+    validate_trace(trace, {"policy_id": "p", "allow_unlisted_tools": True, **policy})
+    assert trace.steps[0].status.value == "ok" and trace.steps[0].error is None
+
+
+def test_a_key_or_a_number_never_matches_an_error_output_pattern() -> None:
+    policy = {"error_handling": {"require_retry_on_error": True, **ERROR_OUTPUTS}}
+    steps = [tool_call("a", "x", output={"not found": 404, "error:": True})]
+    assert findings(steps, policy) == []
+
+
+def test_effective_status_is_one_fact_for_every_chunking() -> None:
+    policy = Policy.from_dict({"policy_id": "p", "error_handling": ERROR_OUTPUTS})
+    trace = Trace.from_dict(
+        make_trace(
+            tool_call("a", "x", output="Error: one"),
+            tool_call("b", "x", output="fine"),
+            tool_call("c", "x", output=["a", "b not found"], error="and an error"),
+            tool_call("d", None, output="error: unnamed calls are not indexed"),
+            tool_call("e", "x", output="error: last"),
+        )
+    )
+    whole = TraceFacts(trace, error_outputs=policy.error_handling.error_output_patterns)
+    failed = [i for i, step in whole.calls if whole.failed(i, step)]
+    by_output = [i for i, _ in whole.calls if whole.output_failed(i)]
+    assert failed == [0, 2, 4] and by_output == [0, 4]
+    for size in (1, 2, 3):
+        facts = TraceFacts(error_outputs=policy.error_handling.error_output_patterns)
+        seen = []
+        for start in range(0, len(trace.steps), size):
+            facts.add(trace.steps[start : start + size])
+            seen += [i for i, step in facts.calls if facts.failed(i, step)]
+        facts.add([])  # an empty last chunk keeps the last step's verdict
+        facts.close()
+        assert seen == failed
+        assert facts.last_step is not None and facts.failed(4, facts.last_step)
+
+
+_PATTERNS = st.lists(st.sampled_from(["^ok$", "refund issued", "ORD-[0-9]+", "ssn"]), min_size=1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(traces(), _PATTERNS)
+def test_a_matched_output_is_exactly_a_failed_call_for_every_status_rule(
+    data: dict[str, Any], patterns: list[str]
+) -> None:
+    """With error_output_patterns, every rule that reads status judges the trace as it would
+    judge the same trace with those calls recorded as failed: same findings where (rule and
+    step) and same scores; only the wording says why."""
+    policy: dict[str, Any] = {
+        "policy_id": "p",
+        "allow_unlisted_tools": True,
+        "allowed_tools": {
+            "send_email": {"side_effect": True},
+            "issue_refund": {"side_effect": True},
+        },
+        "error_handling": {"require_retry_on_error": True},
+        "completion": {"require_final_response": True, "final_tools": ["send_email"]},
+    }
+    with_patterns = copy.deepcopy(policy)
+    with_patterns["error_handling"]["error_output_patterns"] = patterns
+    compiled = Policy.from_dict(with_patterns)
+    facts = TraceFacts(
+        Trace.from_dict(data), error_outputs=compiled.error_handling.error_output_patterns
+    )
+    rewritten = copy.deepcopy(data)
+    for index, _ in facts.calls:
+        if facts.output_failed(index):
+            rewritten["steps"][index]["status"] = "error"
+    got = validate_trace(data, with_patterns)
+    want = validate_trace(rewritten, policy)
+    assert [(f.rule_id, f.step_id) for f in got.findings] == [
+        (f.rule_id, f.step_id) for f in want.findings
+    ]
+    assert (got.score, got.passed, got.category_scores) == (
+        want.score,
+        want.passed,
+        want.category_scores,
+    )

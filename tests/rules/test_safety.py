@@ -63,3 +63,21 @@ def test_dense_and_sparse_stretches_find_every_match() -> None:
     assert [f.step_id for f in got.findings if f.step_id] == [f"s{i}" for i in matched[:1000]]
     assert got.findings[-1].observed == len(matched) - 1000
     assert _result(steps, SSN) == (6000, len(matched))
+
+
+def test_scoped_patterns_count_every_blob_and_only_their_matches() -> None:
+    policy = {
+        "unsafe_patterns": [
+            {"pattern": "secret", "in": ["text"]},
+            {"pattern": "secret", "in": ["output"], "tools": ["vault"]},
+        ]
+    }
+    steps = [
+        response("r", "a secret"),
+        tool_call("c", "vault", {"q": "secret"}, output="secret"),
+        tool_call("d", "other", output="secret"),
+    ]
+    assert _result(steps, policy) == (4, 2)  # 4 blobs; r's text and c's output match
+    got = report(steps, policy)
+    assert [(f.step_id, f.observed) for f in got.findings] == [("r", "text"), ("c", "output")]
+    assert got.category_scores["safety"] == 50.0

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agent_reliability_harness.models.types import ARG_TYPES, KNOWN_TYPES
 from agent_reliability_harness.rules.schema import json_equal, type_matches
 from helpers import findings, report, response, tool_call
@@ -107,3 +112,180 @@ def test_only_named_calls_count_for_sequence_and_flow() -> None:
     assert got.count(("ARH-SCH-002", "error", "s1")) == 1
     assert ("ARH-SEQ-001", "error", None) in got
     assert not any(rule.startswith("ARH-FLW") for rule, _, _ in got)
+
+
+PASSENGERS = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "required": ["first_name", "dob"],
+        "properties": {
+            "first_name": {"type": "string", "min_length": 1},
+            "dob": {"type": "string", "pattern": r"\d{4}-\d{2}-\d{2}"},
+        },
+    },
+}
+BOOK = {"allowed_tools": {"book": {"required_arguments": {"passengers": PASSENGERS}}}}
+
+
+def test_nested_findings_carry_the_full_argument_path() -> None:
+    passengers = [{"first_name": "Mia", "dob": "1990/04/05"}, {"first_name": ""}, "Noah"]
+    got = report([tool_call("s1", "book", {"passengers": passengers})], BOOK)
+    assert [(f.rule_id, f.message, f.expected, f.observed) for f in got.findings] == [
+        (
+            "ARH-SCH-003",
+            "tool 'book' is missing required arguments.passengers[1].dob",
+            "dob",
+            {"path": "arguments.passengers[1].dob"},
+        ),
+        (
+            "ARH-SCH-004",
+            "arguments.passengers[2] of tool 'book' must be dict (got string)",
+            "dict",
+            {"path": "arguments.passengers[2]", "type": "string"},
+        ),
+        (
+            "ARH-SCH-008",
+            "arguments.passengers[0].dob of tool 'book' does not fully match pattern "
+            r"'\d{4}-\d{2}-\d{2}'",
+            r"\d{4}-\d{2}-\d{2}",
+            {"path": "arguments.passengers[0].dob", "value": "1990/04/05"},
+        ),
+        (
+            "ARH-SCH-012",
+            "arguments.passengers[1].first_name of tool 'book' is shorter than min_length 1 "
+            "(length 0)",
+            {"min_length": 1},
+            {"path": "arguments.passengers[1].first_name", "length": 0},
+        ),
+    ]
+    assert got.category_scores == {"schema": 0.0}  # one call, failing once
+
+
+def test_top_level_v11_findings_read_like_v1_ones() -> None:
+    policy = {
+        "allowed_tools": {
+            "send": {
+                "required_arguments": {
+                    "body": {"type": "string", "not_pattern": "password", "max_length": 8}
+                }
+            }
+        }
+    }
+    got = report([tool_call("s1", "send", {"body": "a password"})], policy)
+    assert [(f.rule_id, f.message, f.expected, f.observed) for f in got.findings] == [
+        (
+            "ARH-SCH-011",
+            "argument 'body' of tool 'send' contains a match of not_pattern 'password'",
+            {"not_pattern": "password"},
+            "a password",
+        ),
+        (
+            "ARH-SCH-012",
+            "argument 'body' of tool 'send' is longer than max_length 8 (length 10)",
+            {"max_length": 8},
+            10,
+        ),
+    ]
+
+
+def test_odd_property_names_are_quoted_in_paths() -> None:
+    policy = {
+        "allowed_tools": {
+            "t": {"required_arguments": {"m": {"properties": {"first name": "int", "é": "int"}}}}
+        }
+    }
+    got = report([tool_call("s1", "t", {"m": {"first name": "x", "é": "y"}})], policy)
+    assert [f.observed["path"] for f in got.findings] == [
+        'arguments.m["first name"]',
+        'arguments.m["é"]',
+    ]
+
+
+def test_required_without_properties_and_unknown_nested_types() -> None:
+    policy = {
+        "allowed_tools": {
+            "t": {"required_arguments": {"m": {"type": "object", "required": ["a", "b"]}}},
+            "u": {"required_arguments": {"xs": {"items": "uuid"}}},
+        }
+    }
+    steps = [tool_call("s1", "t", {"m": {"a": None}}), tool_call("s2", "u", {"xs": [1, 2]})]
+    got = report(steps, policy)
+    assert [(f.rule_id, f.step_id, f.observed) for f in got.findings] == [
+        ("ARH-SCH-003", "s1", {"path": "arguments.m.b"}),
+        ("ARH-SCH-006", "s2", {"path": "arguments.xs[0]", "type": "uuid"}),
+        ("ARH-SCH-006", "s2", {"path": "arguments.xs[1]", "type": "uuid"}),
+    ]
+
+
+def _nest(spec: dict[str, object], depth: int) -> dict[str, object]:
+    for _ in range(depth):
+        spec = {"type": "array", "items": spec}
+    return spec
+
+
+def test_the_deepest_nesting_the_policy_allows_meets_a_deeper_value() -> None:
+    """Recursion follows the policy (at most 32 levels), never the value: a value nested
+    500 deep is checked to the policy's depth and no further."""
+    value: object = "x"
+    for _ in range(500):
+        value = [value]
+    policy = {"allowed_tools": {"t": {"required_arguments": {"v": _nest({"type": "int"}, 31)}}}}
+    got = report([tool_call("s1", "t", {"v": value})], policy)
+    assert [f.rule_id for f in got.findings] == ["ARH-SCH-004"]
+    assert got.findings[0].observed == {"path": "arguments.v" + "[0]" * 31, "type": "array"}
+
+
+_SPEC = st.fixed_dictionaries(
+    {},
+    optional={
+        "type": st.sampled_from(["any", "string", "integer", "number", "array", "object", "uuid"]),
+        "enum": st.lists(st.sampled_from(["a", 1, 2.0, True, None, "ORD-1"]), max_size=3),
+        "pattern": st.sampled_from(["ORD-[0-9]", "a+", ".*"]),
+        "min": st.sampled_from([0, 1.5]),
+        "not_pattern": st.sampled_from(["secret", "^a"]),
+        "min_length": st.sampled_from([0, 2]),
+        "max_length": st.sampled_from([3]),
+    },
+)
+_VALUE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.floats(-2, 2, allow_nan=False),
+    st.sampled_from(["", "a", "aaaa", "ORD-1", "a secret", "ORD-12"]),
+    st.lists(st.sampled_from(["a", 1]), max_size=4),
+    st.dictionaries(st.sampled_from(["k", "z"]), st.integers(0, 1), max_size=2),
+)
+
+
+def _label_and_rest(finding: Any) -> tuple[str, str]:
+    """A finding's message split into the argument it names and what it says."""
+    head, _, rest = finding.message.partition(" of tool 't' ")
+    return head, rest
+
+
+@settings(max_examples=300, deadline=None)
+@given(_SPEC, _VALUE)
+def test_a_nested_value_meets_the_rules_a_top_level_one_does(spec: Any, value: Any) -> None:
+    """A spec checks a value the same wherever it sits: as an argument, as a list element
+    (`items`) or as a property (`properties`); only the path in message and observed moves."""
+    specs = {
+        "x": spec,
+        "xs": {"type": "array", "items": spec},
+        "o": {"type": "object", "properties": {"k": spec}},
+    }
+    wrapped = {"x": value, "xs": [value], "o": {"k": value}}
+    paths = {"x": None, "xs": "arguments.xs[0]", "o": "arguments.o.k"}
+    seen = {}
+    for name, arg_spec in specs.items():
+        policy = {"allowed_tools": {"t": {"required_arguments": {name: arg_spec}}}}
+        got = report([tool_call("s1", "t", {name: wrapped[name]})], policy | LISTED)
+        seen[name] = [(f.rule_id, _label_and_rest(f)[1]) for f in got.findings]
+        for finding in got.findings:
+            label = _label_and_rest(finding)[0]
+            if paths[name] is None:
+                assert label == "argument 'x'"
+            else:
+                assert label == paths[name] and finding.observed["path"] == paths[name]
+    assert seen["xs"] == seen["x"] == seen["o"]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from agent_reliability_harness.rules import MAX_FINDINGS
 from helpers import findings, report, tool_call
 
@@ -68,3 +71,57 @@ def test_call_counts() -> None:
         ("ARH-SEQ-005", 1),
     ]
     assert got.category_scores["sequence"] == round(100 / 3, 2)
+
+
+@st.composite
+def _chains_and_calls(draw: st.DrawFn) -> tuple[list[list[str]], list[str]]:
+    """Acyclic chains (each respects one hidden order of the tools) and a call list."""
+    tools = [f"t{i}" for i in range(draw(st.integers(2, 7)))]
+    rank = {name: i for i, name in enumerate(draw(st.permutations(tools)))}
+    chains = []
+    for _ in range(draw(st.integers(1, 4))):
+        chain = draw(st.lists(st.sampled_from(tools), min_size=2, max_size=5, unique=True))
+        chains.append(sorted(chain, key=rank.__getitem__))
+    return chains, draw(st.lists(st.sampled_from([*tools, "other"]), max_size=10))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_chains_and_calls())
+def test_chains_check_every_pair_once(case: tuple[list[list[str]], list[str]]) -> None:
+    """Counted chain by chain less the shared pairs, merged hits: what checking every
+    distinct pair on its own gives."""
+    chains, calls = case
+    first: dict[str, int] = {}
+    for position, name in enumerate(calls):
+        first.setdefault(name, position)
+    pairs = dict.fromkeys(
+        (before, after)
+        for chain in chains
+        for i, before in enumerate(chain)
+        for after in chain[i + 1 :]
+    )
+    checked = [(b, a) for b, a in pairs if b in first and a in first]
+    violated = sorted(
+        (first[a], f"tool '{a}' was first called before '{b}'")
+        for b, a in checked
+        if first[a] < first[b]
+    )
+    got = report(_calls(*calls), {"sequence": {"call_order": chains}})
+    assert [(f.step_id, f.message) for f in got.findings] == [
+        (f"s{position + 1}", message) for position, message in violated
+    ]
+    if checked:
+        want = 100.0 * (len(checked) - len(violated)) / len(checked)
+        assert got.category_scores["sequence"] == round(want, 2)
+    else:
+        assert "sequence" not in got.category_scores
+
+
+def test_chains_keep_the_cap_and_the_true_count() -> None:
+    tools = [f"tool{i:04d}" for i in range(60)]
+    chains = [tools, tools[:30], tools[30:]]  # the second and third repeat pairs of the first
+    got = report(_calls(*reversed(tools)), {"sequence": {"call_order": chains}})
+    pairs = 60 * 59 // 2
+    assert len(got.findings) == MAX_FINDINGS + 1
+    assert got.findings[-1].observed == pairs - MAX_FINDINGS
+    assert got.category_scores["sequence"] == 0.0

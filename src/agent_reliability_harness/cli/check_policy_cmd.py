@@ -42,8 +42,8 @@ def run(args: argparse.Namespace, io: Streams) -> int:
             failed = True
             continue
         policy, warnings = loaded.policy, loaded.warnings
-        for warning in warnings:
-            io.warn(f"{name}: {warning}")
+        for warning in warnings:  # named by the file that holds it (a base, perhaps)
+            io.warn(f"{warning.source or name}: {warning}")
         if warnings and args.strict:
             io.error(f"policy {name}: {len(warnings)} warning(s), and --strict is given")
             failed = True

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("validate_cmd", "check traces against a policy"),
     "compare": ("compare_cmd", "gate a candidate run against a baseline report"),
     "convert": ("convert_cmd", "print transcripts as canonical traces"),
+    "infer": ("infer_cmd", "learn a policy from runs known to be good"),
     "rules": ("rules_cmd", "list every rule"),
     "check-policy": ("check_policy_cmd", "check policy files (with --strict, warnings fail)"),
 }
@@ -148,6 +149,65 @@ def cannot_create(targets: list[str], io: Streams) -> bool:
     return failed
 
 
+def task_ids_arg(value: str) -> object:
+    """argparse type for --task-id-from: an RE2 pattern with one capturing group."""
+    from ..models.task_ids import TaskIds  # noqa: PLC0415 - only when the flag is given
+
+    try:
+        return TaskIds.parse(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"{value!r} {exc}") from None
+
+
+def alpha_arg(value: str) -> object:
+    """argparse type for --alpha: a significance level strictly between 0 and 1, taken
+    at its decimal value (0.05 is exactly 1/20)."""
+    from fractions import Fraction  # noqa: PLC0415
+
+    try:
+        alpha = Fraction(value.strip())
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if not 0 < alpha < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, exclusive (got {value})")
+    return alpha
+
+
+def add_task_args(parser: argparse.ArgumentParser, compare: bool = False) -> None:
+    """`--task-id-from` and `--repeated` (and for compare `--alpha`): repeated runs."""
+    group = parser.add_argument_group("repeated runs (runs of one task share its task_id)")
+    group.add_argument(
+        "--task-id-from",
+        type=task_ids_arg,
+        default=None,
+        metavar="REGEX",
+        help="take each run's task id from its trace_id: the one capturing group of REGEX "
+        "(RE2, searched), e.g. '^(.*)-run-[0-9]+$'; wins over a task_id the trace records",
+    )
+    if compare:
+        group.add_argument(
+            "--repeated",
+            action="store_true",
+            help="compare tasks statistically even when a side has one run per task "
+            "(on by default when both sides hold a task with 2+ runs)",
+        )
+        group.add_argument(
+            "--alpha",
+            type=alpha_arg,
+            default=None,
+            metavar="P",
+            help="significance level of the one-sided Fisher exact test that makes a task "
+            "or rule regressed (default 0.05)",
+        )
+    else:
+        group.add_argument(
+            "--repeated",
+            action="store_true",
+            help="add the per-task section (pass@k, pass^k, flaky rules) even with one run "
+            "per task (on by default when a task has 2+ runs)",
+        )
+
+
 def add_run_args(parser: argparse.ArgumentParser, what: str = "PATH...") -> None:
     """How traces are run: `--jobs`, `--dask`, `--allow-empty`."""
     parser.add_argument(
@@ -176,6 +236,37 @@ def run_args_problem(args: argparse.Namespace) -> str | None:
     if args.jobs is not None and args.dask is not None:
         return "give --jobs or --dask, not both"
     return None
+
+
+def add_strict_arg(parser: argparse.ArgumentParser, when: str = "") -> None:
+    """`--strict`: policy warnings (unknown keys, no-op settings) fail the policy."""
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="treat policy warnings (unknown keys, with a did-you-mean) as errors" + when,
+    )
+
+
+if TYPE_CHECKING:
+    from ..models.policy import LoadedPolicy, Policy
+    from ..models.report import Section
+
+
+def load_run_policies(
+    paths: list[str], strict: bool, io: Streams
+) -> tuple[list[Policy], tuple[Section, ...]]:
+    """The policies of `--policy` (files and directories, in order) and the run section of
+    their warnings, each warning printed once on stderr (`warning: <file>: policy ...`).
+    PolicyError when one cannot be used (with `strict`, when it has a warning)."""
+    from ..models.policy import load_policies  # noqa: PLC0415 - keeps `--help` light
+    from ..models.policy_warnings import policy_warnings, warning_text, warnings_section  # noqa: PLC0415
+
+    loaded: list[LoadedPolicy] = load_policies(paths, strict)
+    section = warnings_section(loaded)
+    sections = () if section is None else (section,)
+    for entry in policy_warnings(sections):
+        io.warn(warning_text(entry))
+    return [item.policy for item in loaded], sections
 
 
 def policy_help() -> str:

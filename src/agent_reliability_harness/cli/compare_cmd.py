@@ -7,6 +7,7 @@ Exit 0 when the gate passes; 1 when it fails or an input is invalid; 2 on misuse
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
 from ..adapters import AUTO, FORMAT_CHOICES
@@ -20,7 +21,10 @@ from .common import (
     EXIT_USAGE,
     Streams,
     add_run_args,
+    add_strict_arg,
+    add_task_args,
     cannot_create,
+    load_run_policies,
     policy_help,
     run_args_problem,
     score_arg,
@@ -77,7 +81,9 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="with --fail-on regressions, also fail when a trace's score falls by more than N",
     )
+    add_strict_arg(parser, " (with --policy only)")
     _add_outputs(parser)
+    add_task_args(parser, compare=True)
     add_run_args(parser, "PATH... (with --policy)")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="trace inputs (with --policy)")
     parser.set_defaults(handler=run)
@@ -121,12 +127,14 @@ def _ignored(args: argparse.Namespace) -> list[str]:
             ("--jobs", args.jobs),
             ("--dask", args.dask),
             ("--allow-empty", args.allow_empty or None),
+            ("--strict", args.strict or None),
         )
         for flag, value in given:
             if value is not None:
                 notes.append(f"{flag} has no effect with --candidate (it applies to trace PATHs)")
-    if args.max_score_drop is not None and args.fail_on != GATE_MODES[0]:
-        notes.append(f"--max-score-drop has no effect with --fail-on {args.fail_on}")
+    for flag, value in (("--max-score-drop", args.max_score_drop), ("--alpha", args.alpha)):
+        if value is not None and args.fail_on != GATE_MODES[0]:
+            notes.append(f"{flag} has no effect with --fail-on {args.fail_on}")
     return notes
 
 
@@ -161,14 +169,17 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     outputs = regression.CompareOutputs(
         io.out, args.quiet, io.color(), files, args.candidate_json_out, __version__
     )
-    gate = GateOptions(GateMode(args.fail_on), args.max_score_drop)
+    gate = GateOptions(GateMode(args.fail_on), args.max_score_drop, task_ids=args.task_id_from)
+    if args.alpha is not None:
+        gate = replace(gate, alpha=args.alpha)
+    if args.repeated:
+        gate = replace(gate, repeated=True)
     _, passed = regression.gate(baseline, candidate, gate, outputs, io)
     return EXIT_OK if passed else EXIT_INPUT
 
 
 def _load(args: argparse.Namespace, io: Streams, regression: Any) -> tuple[Any, Any] | None:
     """Both sides, or None (after an error line) if an input is invalid."""
-    from ..api import load_policies  # noqa: PLC0415
     from ..errors import ArhError  # noqa: PLC0415
     from ..pipeline import RunOptions, make_executor  # noqa: PLC0415
 
@@ -176,12 +187,14 @@ def _load(args: argparse.Namespace, io: Streams, regression: Any) -> tuple[Any, 
         baseline, _ = regression.read_run_report(args.baseline, io.stdin)
         if args.candidate is not None:
             return baseline, regression.given_candidate(args.candidate, io.stdin)
-        policies = load_policies(args.policy)
+        policies, sections = load_run_policies(args.policy, args.strict, io)
         fail_under = DEFAULT_FAIL_UNDER if args.fail_under is None else args.fail_under
-        options = RunOptions(fail_under, args.format or AUTO, None, args.allow_empty)
+        options = RunOptions(
+            fail_under, args.format or AUTO, None, args.allow_empty, args.task_id_from
+        )
         executor = make_executor(args.jobs, args.dask)
         candidate = regression.validate_candidate(
-            args.paths, policies, options, io, executor=executor, stdin=io.stdin
+            args.paths, policies, options, io, executor=executor, stdin=io.stdin, sections=sections
         )
     except ArhError as exc:
         io.error(str(exc))

@@ -18,8 +18,11 @@ from .common import (
     Streams,
     add_identity_args,
     add_run_args,
+    add_strict_arg,
+    add_task_args,
     cannot_create,
     identity_from,
+    load_run_policies,
     policy_help,
     run_args_problem,
     score_arg,
@@ -57,7 +60,9 @@ def add_parser(subparsers: Any) -> None:
             help=f"write the {renderer.description} to FILE",
         )
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    add_strict_arg(parser)
     add_identity_args(parser)
+    add_task_args(parser)
     add_run_args(parser)
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.set_defaults(handler=run)
@@ -75,14 +80,13 @@ def run(args: argparse.Namespace, io: Streams) -> int:
         return EXIT_USAGE
     # The pipeline is imported here, not at parser build time (`arh validate --help`).
     from .. import pipeline  # noqa: PLC0415
-    from ..api import load_policies  # noqa: PLC0415
     from ..errors import ArhError, PolicyError  # noqa: PLC0415
     from .progress import Progress  # noqa: PLC0415
 
     if cannot_create([t for _, t in targets], io):
         return EXIT_INPUT
     try:
-        policies = load_policies(args.policy)
+        policies, sections = load_run_policies(args.policy, args.strict, io)
     except PolicyError as exc:
         io.error(str(exc))
         return EXIT_INPUT
@@ -95,12 +99,23 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     sinks.extend(pipeline.output_sinks(targets, context))
     sinks.append(progress)
     options = pipeline.RunOptions(
-        args.fail_under, args.format, identity_from(args), args.allow_empty
+        args.fail_under,
+        args.format,
+        identity_from(args),
+        args.allow_empty,
+        args.task_id_from,
+        args.repeated,
     )
     try:
         executor = pipeline.make_executor(args.jobs, args.dask)
         result = pipeline.run(
-            args.paths, policies, sinks, options=options, executor=executor, stdin=io.stdin
+            args.paths,
+            policies,
+            sinks,
+            options=options,
+            executor=executor,
+            stdin=io.stdin,
+            sections=sections,
         )
     except ArhError as exc:
         progress.clear()

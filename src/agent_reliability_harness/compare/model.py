@@ -9,10 +9,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from ..models.common import Severity
 from ..models.report import Finding, RunReport, TraceReport
+
+if TYPE_CHECKING:
+    from .repeated import RepeatedComparison
 
 COMPARE_SCHEMA_VERSION = "1"
 
@@ -28,6 +32,10 @@ class GateMode(StrEnum):
 class ReasonKind(StrEnum):
     """Why a gate failed, in the order reasons are listed."""
 
+    # Repeated runs (compare/repeated.py): a significant drop of a task's pass rate, or
+    # rise of a rule's firing rate in a task.
+    TASK_REGRESSED = "task_regressed"
+    RULE_REGRESSED = "rule_regressed"
     PASS_TO_FAIL = "pass_to_fail"
     NEW_ERROR_FINDING = "new_error_finding"
     ADDED_FAILING_TRACE = "added_failing_trace"
@@ -48,22 +56,22 @@ class Transition(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class GateReason:
-    """One thing that failed the gate."""
+    """One thing that failed the gate: about a trace, or (repeated runs) about a task,
+    when `trace_id` is None and `task_id` names it."""
 
     kind: ReasonKind
-    trace_id: str
+    trace_id: str | None
     message: str
     rule_id: str | None = None
     step_id: str | None = None
+    task_id: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind.value,
-            "trace_id": self.trace_id,
-            "rule_id": self.rule_id,
-            "step_id": self.step_id,
-            "message": self.message,
-        }
+        out: dict[str, Any] = {"kind": self.kind.value, "trace_id": self.trace_id}
+        if self.task_id is not None:
+            out["task_id"] = self.task_id
+        out.update(rule_id=self.rule_id, step_id=self.step_id, message=self.message)
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,18 +81,20 @@ class Gate:
     mode: GateMode
     max_score_drop: float | None
     reasons: tuple[GateReason, ...]
+    # The significance level of the statistical compare; None when it did not apply.
+    alpha: Fraction | None = None
 
     @property
     def passed(self) -> bool:
         return not self.reasons
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "mode": self.mode.value,
-            "max_score_drop": self.max_score_drop,
-            "passed": self.passed,
-            "reasons": [r.to_dict() for r in self.reasons],
-        }
+        out: dict[str, Any] = {"mode": self.mode.value, "max_score_drop": self.max_score_drop}
+        if self.alpha is not None:
+            out["alpha"] = float(self.alpha)
+        out["passed"] = self.passed
+        out["reasons"] = [r.to_dict() for r in self.reasons]
+        return out
 
 
 def finding_dict(finding: Finding) -> dict[str, Any]:
@@ -125,6 +135,21 @@ class TraceComparison:
     new_findings: tuple[Finding, ...]
     resolved_findings: tuple[Finding, ...]
     unchanged_findings: int
+    # The policy that judged the trace on both sides, when traces are matched per
+    # (trace_id, policy_id) (reports judged by several policies); None: by trace_id alone.
+    policy_id: str | None = None
+
+    @property
+    def named(self) -> str:
+        """How messages name the trace: `'t-1'`, or `'t-1' (policy 'refunds')`."""
+        if self.policy_id is None:
+            return repr(self.trace_id)
+        return f"{self.trace_id!r} (policy {self.policy_id!r})"
+
+    @property
+    def shown_id(self) -> str:
+        """How tables show the trace: `t-1`, or `t-1 [refunds]`."""
+        return self.trace_id if self.policy_id is None else f"{self.trace_id} [{self.policy_id}]"
 
     @property
     def changed(self) -> bool:
@@ -138,8 +163,11 @@ class TraceComparison:
         )
 
     def to_dict(self) -> dict[str, Any]:
+        # `policy_id` only when traces are matched per policy, so v1 compares keep their bytes.
+        policy = {} if self.policy_id is None else {"policy_id": self.policy_id}
         return {
             "trace_id": self.trace_id,
+            **policy,
             "status": self.status.value,
             "transition": None if self.transition is None else self.transition.value,
             "baseline": _side_dict(self.baseline),
@@ -196,6 +224,12 @@ class Comparison:
     candidate: RunSide
     traces: tuple[TraceComparison, ...]
     gate: Gate
+    # Both sides hold repeated runs: the per-task verdicts (None: v1 compare alone).
+    repeated: RepeatedComparison | None = None
+
+    def by_task(self, trace: TraceComparison) -> bool:
+        """Whether a trace is judged with its task's runs (repeated runs), not alone."""
+        return self.repeated is not None and self.repeated.judges(trace.baseline, trace.candidate)
 
     def with_status(self, status: TraceStatus) -> tuple[TraceComparison, ...]:
         return tuple(t for t in self.traces if t.status is status)
@@ -204,11 +238,11 @@ class Comparison:
         return tuple(t for t in self.traces if t.transition is transition)
 
     def new_findings(self) -> list[tuple[str, Finding]]:
-        """(trace_id, finding) for every new finding, in trace order then report order."""
-        return [(t.trace_id, f) for t in self.traces for f in t.new_findings]
+        """(trace shown_id, finding) for every new finding, in trace order then report order."""
+        return [(t.shown_id, f) for t in self.traces for f in t.new_findings]
 
     def resolved_findings(self) -> list[tuple[str, Finding]]:
-        return [(t.trace_id, f) for t in self.traces for f in t.resolved_findings]
+        return [(t.shown_id, f) for t in self.traces for f in t.resolved_findings]
 
     def summary_dict(self) -> dict[str, Any]:
         return {
@@ -229,7 +263,7 @@ class Comparison:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "schema_version": COMPARE_SCHEMA_VERSION,
             "gate": self.gate.to_dict(),
             "baseline": self.baseline.to_dict(),
@@ -237,3 +271,6 @@ class Comparison:
             "summary": self.summary_dict(),
             "traces": [t.to_dict() for t in self.traces],
         }
+        if self.repeated is not None:
+            out.update(self.repeated.to_dict())
+        return out

@@ -218,7 +218,7 @@ def parse_report(data: Any) -> RunReport:
     """A decoded JSON report -> RunReport; ReportError (with the field's path) if malformed.
 
     Required: an object with a `reports` array; per report `trace_id` (string,
-    unique), `passed` (boolean), `score` (0..100) and `findings` (array); per
+    unique per policy_id), `passed` (boolean), `score` (0..100) and `findings` (array); per
     finding `severity` and `category`. Everything else is optional, and keys
     this build does not know are ignored. The summary is recomputed.
     """
@@ -232,17 +232,19 @@ def parse_report(data: Any) -> RunReport:
     if not isinstance(raw, list):
         raise ReportError(f"reports: must be an array (got {_type_name(raw)})")
     reports: list[TraceReport] = []
-    first_at: dict[str, int] = {}
+    # One trace_id judged by two policies is two traces (compare matches them per policy);
+    # judged twice by one policy, it is a duplicate.
+    first_at: dict[tuple[str, str], int] = {}
     for index, item in enumerate(raw):
         where = f"reports[{index}]"
         report = parse_trace_report(item, where, policy_id)
-        if report.trace_id in first_at:
+        key = (report.trace_id, report.policy_id)
+        if key in first_at:
             raise _bad(
                 f"{where}.trace_id",
-                f"duplicate trace_id {_show(report.trace_id)} "
-                f"(first at reports[{first_at[report.trace_id]}])",
+                f"duplicate trace_id {_show(report.trace_id)} (first at reports[{first_at[key]}])",
             )
-        first_at[report.trace_id] = index
+        first_at[key] = index
         reports.append(report)
     if not policy_id:
         policy_id = next((r.policy_id for r in reports if r.policy_id), "")

@@ -47,11 +47,14 @@ from .sinks import (
     register_output,
     write_output,
 )
+from .tasks import FORCED_TASKS, TASKS, TaskAccumulator
 
 __all__ = [
     "CHUNK_BYTES",
     "CHUNK_UNITS",
+    "FORCED_TASKS",
     "STREAM_MIN_BYTES",
+    "TASKS",
     "Accumulator",
     "ConsoleSink",
     "ErrorSink",
@@ -74,6 +77,7 @@ __all__ = [
     "RunResult",
     "SectionSpec",
     "Sink",
+    "TaskAccumulator",
     "TraceView",
     "UnitProcessor",
     "WorkPlan",

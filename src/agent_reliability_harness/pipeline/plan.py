@@ -10,6 +10,7 @@ from typing import Protocol
 from ..adapters import AUTO, Identity
 from ..models.policy import Policy
 from ..models.report import Section, TraceReport
+from ..models.task_ids import TaskIds
 from ..models.trace import Trace
 from ..reading import DEFAULT_MAX_INPUT_BYTES
 from ..scoring import DEFAULT_FAIL_UNDER
@@ -80,6 +81,7 @@ class WorkPlan:
     identity: Identity | None = None
     needs: Needs = Needs()
     max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES  # what one input may hold (io.py)
+    task_ids: TaskIds | None = None  # --task-id-from, applied to each trace before routing
 
 
 def combine(needs: list[Needs], sections: tuple[SectionSpec, ...] = ()) -> Needs:

@@ -26,6 +26,7 @@ class UnitProcessor:
         self.reader = Reader(
             plan.fmt, plan.identity, plan.needs.positions, True, plan.max_input_bytes
         )
+        self.task_ids = plan.task_ids
 
     def process_all(self, units: Iterable[Unit]) -> Partial:
         """One Partial for a run of consecutive units."""
@@ -44,12 +45,13 @@ class UnitProcessor:
         return partial
 
     def _evaluate(self, item: Loaded, builder: PartialBuilder) -> None:
-        evaluator = self.router.pick(item.trace)
+        trace = item.trace if self.task_ids is None else self.task_ids.trace(item.trace)
+        evaluator = self.router.pick(trace)
         if evaluator is None:
-            builder.fail(item.failure(no_policy_message(item.trace)))
+            builder.fail(item.failure(no_policy_message(trace)))
             return
-        report = evaluator.evaluate(item.trace, item.source_path, item.source_line, item.step_lines)
-        builder.add(report, item.trace)
+        report = evaluator.evaluate(trace, item.source_path, item.source_line, item.step_lines)
+        builder.add(report, trace)
 
     def _big(self, item: BigFile, builder: PartialBuilder) -> None:
         """A big canonical trace file, read and evaluated a chunk of steps at a time
@@ -82,6 +84,8 @@ class UnitProcessor:
                     for run in runs:
                         run.add(steps)
                 head, line = stream.head, stream.start_line
+                if self.task_ids is not None:
+                    head = self.task_ids.trace(head)
                 self.reader.size += handle.tell()
         except (StreamDeclined, OSError):
             return False

@@ -12,7 +12,7 @@ from ..errors import InputError, ReportError
 from ..io import display_path
 from ..models.baseline import read_report
 from ..models.policy import Policy
-from ..models.report import RunReport
+from ..models.report import RunReport, Section
 from ..reading import read_input
 from ..render import Renderer, RenderOptions, get_renderer
 from .executors import Executor
@@ -54,13 +54,17 @@ def validate_candidate(
     *,
     executor: Executor | None = None,
     stdin: Any = None,
+    sections: Sequence[Section] = (),
 ) -> Candidate:
     """Validate PATH... now (streamed, on any executor); unreadable inputs are reported
-    through `messages`. ReportError when one trace_id is judged twice."""
+    through `messages`; `sections` (the policies' warnings) go into the candidate report.
+    ReportError when one trace_id is judged twice by one policy."""
     collector = ReportSink()
     errors = ErrorSink(messages, options.allow_empty, empty_warning=EMPTY_CANDIDATE)
     sinks: list[Sink] = [errors, collector]
-    result = run(paths, policies, sinks, options=options, executor=executor, stdin=stdin)
+    result = run(
+        paths, policies, sinks, options=options, executor=executor, stdin=stdin, sections=sections
+    )
     assert collector.run is not None
     check_unique_ids(collector.run)
     ok = result.input_errors == 0 and (options.allow_empty or not result.empty)

@@ -14,6 +14,7 @@ from ..inputs import Entry, Unit, expand_paths, iter_units
 from ..io import Failure
 from ..models.policy import Policy
 from ..models.report import Section
+from ..models.task_ids import TaskIds
 from ..reading import max_input_bytes
 from ..scoring import DEFAULT_FAIL_UNDER
 from . import executors
@@ -21,6 +22,7 @@ from .documents import claims_for, lines_joined
 from .executors import Executor, InProcess, chunked
 from .partial import RunResult, Sink, merge
 from .plan import WorkPlan, combine, registered_sections
+from .tasks import FORCED_TASKS
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,8 @@ class RunOptions:
     fmt: str = AUTO
     identity: Identity | None = None
     allow_empty: bool = False  # a run with no trace at all (empty directories too) passes
+    task_ids: TaskIds | None = None  # --task-id-from: task ids from the trace ids
+    repeated: bool = False  # --repeated: the `tasks` section even with one run per task
     # The most bytes one input may hold in memory (None: io.max_input_bytes(), i.e.
     # $ARH_MAX_INPUT_BYTES or the default); a bigger one is an input error.
     max_input_bytes: int | None = None
@@ -46,14 +50,18 @@ def run_policy_id(policies: Sequence[Policy]) -> str:
 
 def make_plan(policies: Sequence[Policy], options: RunOptions, sinks: Sequence[Sink]) -> WorkPlan:
     """The WorkPlan for these policies and options, with what the sinks need."""
-    needs = combine([sink.needs for sink in sinks], registered_sections())
+    sections = registered_sections()
+    if options.repeated:
+        sections = tuple(FORCED_TASKS if s.key == FORCED_TASKS.key else s for s in sections)
+    needs = combine([sink.needs for sink in sinks], sections)
     return WorkPlan(
         tuple(policies),
         options.fail_under,
         options.fmt,
         options.identity,
         needs,
-        options.input_limit(),
+        max_input_bytes=options.input_limit(),
+        task_ids=options.task_ids,
     )
 
 

@@ -16,6 +16,7 @@ from ..models.report import InputFailure, RunReport, TraceReport
 from ..render import Renderer, RenderOptions
 from ..render.console import summary_text, trace_text
 from ..render.json_ import array_text, failure_element, report_element, run_pieces
+from ..render.tasks import console_text as tasks_text
 from .partial import Partial, RunResult, Sink
 from .plan import Needs, PieceSpec, TraceView
 
@@ -106,6 +107,7 @@ class ConsoleSink:
 
     def finish(self, result: RunResult) -> bool:
         self.clear()
+        self.out.write(tasks_text(result.sections))
         self.out.write(summary_text(result.summary, result.input_errors))
         return True
 

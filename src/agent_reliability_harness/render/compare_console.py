@@ -12,6 +12,8 @@ from ..compare.model import Comparison, GateMode, RunSide, TraceComparison, Trac
 from ..models.common import Severity
 from ..models.report import Finding, TraceReport
 from .base import RenderOptions
+from .task_changes import by_task_lines
+from .task_changes import console_lines as task_change_lines
 
 _COLORS = {"PASS": "32", "FAIL": "31", "new": "31", "resolved": "32"}
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
@@ -66,6 +68,8 @@ def gate_headline(comparison: Comparison) -> str:
     mode = f"--fail-on {gate.mode.value}"
     if gate.max_score_drop is not None:
         mode += f", --max-score-drop {gate.max_score_drop:g}"
+    if gate.alpha is not None:
+        mode += f", --alpha {float(gate.alpha):g}"
     if gate.passed:
         return f"GATE: PASS ({mode})"
     count = len(gate.reasons)
@@ -116,7 +120,7 @@ def _measure(label: str, before: float | int | None, after: float | int | None, 
 def _head(t: TraceComparison, options: RenderOptions) -> str:
     tag = f"[{trace_tag(t)}]"
     key = {Transition.PASS_TO_FAIL: "FAIL", Transition.FAIL_TO_PASS: "PASS", None: ""}[t.transition]
-    head = f"{_paint(tag, key, options)} {clean(t.trace_id)}"
+    head = f"{_paint(tag, key, options)} {clean(t.shown_id)}"
     before, after = t.baseline, t.candidate
     if before is not None and after is not None:
         parts = [
@@ -159,13 +163,16 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
     if comparison.baseline.policy_id != comparison.candidate.policy_id:
         lines.append("note: the two reports were made with different policies")
     lines.append(counts_line(comparison))
-    changed = [t for t in comparison.traces if t.changed]
+    lines.extend(task_change_lines(comparison.repeated))
+    alone = [t for t in comparison.traces if not comparison.by_task(t)]
+    changed = [t for t in alone if t.changed]
     for t in changed:
         lines.append("")
         lines.append(_head(t, options))
         lines.extend(finding_line("new", f, options) for f in t.new_findings)
         lines.extend(finding_line("resolved", f, options) for f in t.resolved_findings)
-    quiet = len(comparison.traces) - len(changed)
+    lines.extend(by_task_lines(len(comparison.traces) - len(alone)))
+    quiet = len(alone) - len(changed)
     if quiet:
         lines.append("")
         lines.append(

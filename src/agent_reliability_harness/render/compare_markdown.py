@@ -12,6 +12,7 @@ from ..compare.model import Comparison, RunSide, TraceComparison
 from ..models.report import Finding
 from .base import RenderOptions
 from .compare_console import counts_line, gate_headline, signed, trace_tag, verdict
+from .task_changes import by_task_lines, markdown_lines
 
 MAX_ROWS = 50
 _SPECIAL = re.compile(r"([\\`*_\[\]<>|~&$@#])")
@@ -76,7 +77,7 @@ def _trace_table(traces: list[TraceComparison]) -> list[str]:
         rows.append(
             _row(
                 [
-                    _code(t.trace_id),
+                    _code(t.shown_id),
                     trace_tag(t),
                     status,
                     score,
@@ -126,14 +127,18 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
         _side_row("candidate", comparison.candidate),
         "",
         md(counts_line(comparison)),
+        *markdown_lines(comparison.repeated),
     ]
-    changed = [t for t in comparison.traces if t.changed]
+    alone = [t for t in comparison.traces if not comparison.by_task(t)]
+    changed = [t for t in alone if t.changed]
     if changed:
         lines += ["", "### Changed traces", "", *_trace_table(changed)]
-    new = comparison.new_findings()
+    lines += by_task_lines(len(comparison.traces) - len(alone))
+    shown = {t.trace_id for t in alone}
+    new = [(i, f) for i, f in comparison.new_findings() if i in shown]
     if new:
         lines += ["", "### New findings", "", *_finding_table(new, "new findings")]
-    resolved = comparison.resolved_findings()
+    resolved = [(i, f) for i, f in comparison.resolved_findings() if i in shown]
     if resolved:
         lines += ["", "### Resolved findings", "", *_finding_table(resolved, "resolved findings")]
     return "\n".join(lines) + "\n"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..models.common import Severity
 from ..models.report import RunReport, Summary, TraceReport
 from .base import RenderOptions
+from .tasks import console_text as tasks_text
 
 _COLORS = {"error": "31", "warning": "33", "info": "36", "PASS": "32", "FAIL": "31"}
 
@@ -64,4 +65,5 @@ def summary_text(summary: Summary, input_errors: int) -> str:
 
 def render_run(report: RunReport, options: RenderOptions) -> str:
     blocks = "".join(trace_text(r, options) for r in report.reports)
-    return blocks + summary_text(report.summary, len(report.input_errors))
+    tasks = tasks_text(report.sections)
+    return blocks + tasks + summary_text(report.summary, len(report.input_errors))

@@ -1,15 +1,20 @@
 """JUnit XML: one testcase per trace (classname agent_name.workflow, name trace_id).
 
 A failing trace has one <failure> listing its error findings, warnings and infos go
-to <system-out>, and each unreadable input is a testcase with an <error>.
+to <system-out>, and each unreadable input is a testcase with an <error>. Repeated runs
+of a task (the `tasks` section) form one testsuite per task (docs/repeated-runs.md).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..models.common import Severity
 from ..models.report import Finding, InputFailure, RunReport, TraceReport
 from ._text import xml_attr, xml_text
 from .base import RenderOptions
+from .tasks import grouped, suite_out, suite_properties, tasks_view
 
 INPUT_CLASSNAME = "arh.inputs"
 
@@ -48,8 +53,10 @@ def _system_out(report: TraceReport) -> list[str]:
     return [f"      <system-out>{xml_text(chr(10).join(lines))}</system-out>"]
 
 
-def _testcase(report: TraceReport) -> list[str]:
+def _testcase(report: TraceReport, task_id: str | None = None) -> list[str]:
     classname = f"{report.agent_name}.{report.workflow}"
+    if task_id is not None:  # grouped per task: dashboards list a task's runs together
+        classname += f".{task_id}"
     file_attr = f' file="{xml_attr(report.source_path)}"' if report.source_path else ""
     head = (
         f'    <testcase classname="{xml_attr(classname)}" '
@@ -69,17 +76,40 @@ def _input_case(failure: InputFailure) -> list[str]:
     ]
 
 
+def _counts(reports: Sequence[TraceReport], errors: int) -> str:
+    tests = len(reports) + errors
+    failures = sum(1 for r in reports if not r.passed)
+    return f'tests="{tests}" failures="{failures}" errors="{errors}" skipped="0" time="0"'
+
+
+def _task_suite(
+    report: RunReport, task: Mapping[str, Any], runs: list[TraceReport], version: str
+) -> list[str]:
+    """One task's runs as a testsuite: its counts are the task's n and n - c."""
+    name = xml_attr(f"arh {report.policy_id} task {task['task_id']}")
+    props = [("arh.policy_id", report.policy_id), ("arh.version", version)]
+    props += suite_properties(task)
+    lines = [f'  <testsuite name="{name}" {_counts(runs, 0)}>', "    <properties>"]
+    lines += [f'      <property name="{xml_attr(k)}" value="{xml_attr(v)}"/>' for k, v in props]
+    lines.append("    </properties>")
+    for run in runs:
+        lines += _testcase(run, str(task["task_id"]))
+    lines += [f"    <system-out>{xml_text(suite_out(task))}</system-out>", "  </testsuite>"]
+    return lines
+
+
 def render_run(report: RunReport, options: RenderOptions) -> str:
-    """The JUnit document; counts: tests = traces + unreadable inputs."""
-    tests = len(report.reports) + len(report.input_errors)
-    failures = sum(1 for r in report.reports if not r.passed)
+    """The JUnit document; counts: tests = traces + unreadable inputs. With repeated runs
+    (a `tasks` section) each task's runs form their own testsuite after the first one."""
+    loose, groups = grouped([r.task_id for r in report.reports], tasks_view(report.sections))
     errors = len(report.input_errors)
-    counts = f'tests="{tests}" failures="{failures}" errors="{errors}" skipped="0" time="0"'
+    counts = _counts(report.reports, errors)
+    first = [report.reports[i] for i in loose]
     suite = xml_attr(f"arh {report.policy_id}")
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<testsuites name="arh" {counts}>',
-        f'  <testsuite name="{suite}" {counts}>',
+        f'  <testsuite name="{suite}" {_counts(first, errors)}>',
         "    <properties>",
         f'      <property name="arh.policy_id" value="{xml_attr(report.policy_id)}"/>',
         f'      <property name="arh.version" value="{xml_attr(options.tool_version)}"/>',
@@ -87,7 +117,11 @@ def render_run(report: RunReport, options: RenderOptions) -> str:
     ]
     for failure in report.input_errors:
         lines += _input_case(failure)
-    for trace_report in report.reports:
+    for trace_report in first:
         lines += _testcase(trace_report)
-    lines += ["  </testsuite>", "</testsuites>"]
+    lines.append("  </testsuite>")
+    for task, indices in groups:
+        runs = [report.reports[i] for i in indices]
+        lines += _task_suite(report, task, runs, options.tool_version)
+    lines.append("</testsuites>")
     return "\n".join(lines) + "\n"

@@ -12,6 +12,7 @@ from ..models.common import Category, Severity
 from ..models.report import Finding, InputFailure, RunReport, TraceReport
 from ._text import md_code, md_text, rule_url
 from .base import RenderOptions
+from .tasks import markdown_text as tasks_markdown
 
 # GitHub rejects a comment body over 65,536 characters. We count UTF-8 bytes, which
 # is never less than the character count, and keep room for a marker or header the
@@ -175,7 +176,8 @@ def _truncation_note(left_out: list[_Block], total: int) -> str:
 
 def render_run(report: RunReport, options: RenderOptions) -> str:
     """The whole comment; never more than BUDGET bytes of UTF-8."""
-    out = [_header(report)]
+    # The repeated-runs table is bounded (tasks.MAX_MARKDOWN_TASKS rows) and always shown.
+    out = [_header(report) + tasks_markdown(report.sections)]
     blocks = _blocks(report)
     if not blocks:
         return out[0]

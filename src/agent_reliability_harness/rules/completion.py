@@ -17,22 +17,34 @@ COMPLETION = Category.COMPLETION
     applies=lambda p: p.completion.require_final_response,
 )
 def no_final_response(ctx: RuleContext) -> RuleResult:
+    """A last step that is an ok model_response with text, or (`completion.final_tools`)
+    a call of a final tool that did not fail (effective status), completes the trace."""
     result = RuleResult(checks=1)
-    last = ctx.facts.last_step
+    facts, last = ctx.facts, ctx.facts.last_step
     if last is None:
         result.failed = 1
         result.hits.append(Hit(None, "trace has no steps, so no final response"))
         return result
+    final_tools = ctx.policy.completion.final_tools
+    index = facts.step_count - 1
     problem = None
-    if not last.is_model_response:
+    if final_tools and last.is_tool_call and last.tool_name in final_tools:
+        if facts.failed(index, last):
+            how = "failed" + facts.failure_note(index)
+            if not facts.output_failed(index):
+                how = "has status error"
+            problem = f"last step is a call of final tool '{last.tool_name}' that {how}"
+    elif not last.is_model_response:
         problem = f"last step is a {last.type.value}, not a model_response"
+        if final_tools:
+            problem += f" or a call of a final tool ({', '.join(final_tools)})"
     elif last.status is not Status.OK:
         problem = "last step is a model_response with status error"
     elif not (last.text or "").strip():
         problem = "last step is a model_response with blank text"
     if problem is not None:
         result.failed = 1
-        result.hits.append(Hit(ctx.facts.step_count - 1, problem, step_id=last.step_id))
+        result.hits.append(Hit(index, problem, step_id=last.step_id))
     return result
 
 

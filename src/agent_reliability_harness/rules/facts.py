@@ -14,11 +14,13 @@ from typing import Any
 
 import msgspec
 
-from ..models.common import StepType
+from ..models.common import Status, StepType
 from ..models.trace import Step, Trace
+from ..patterns import PatternSet
+from .status import OUTPUT_MATCHED, output_failures
 from .totals import Totals, add_cost_units, json_number
 
-__all__ = ["TraceFacts", "argument_identity", "json_number"]
+__all__ = ["OUTPUT_MATCHED", "TraceFacts", "argument_identity", "json_number"]
 
 
 def argument_identity(arguments: dict[str, Any] | None) -> str:
@@ -70,6 +72,8 @@ def _no_floats(value: Any) -> bool:
 
 
 _TOOL_CALL = StepType.TOOL_CALL
+_ERROR = Status.ERROR
+_NO_FAILURES: frozenset[int] = frozenset()
 
 
 class TraceFacts:
@@ -81,6 +85,9 @@ class TraceFacts:
     fields (counts, first and last calls, totals, `watched_calls`) what was added so far;
     after `close` every trace field is final. Whether the steps are the whole trace is
     known only here (`keyed_calls` uses it); rules read the same facts either way.
+
+    Effective status: `failed(index, step)` is THE answer to "did this call fail?" for
+    every rule that reads status (policy v1.1 `error_handling.error_output_patterns`).
     """
 
     __slots__ = (
@@ -88,6 +95,7 @@ class TraceFacts:
         "cited_grounded",
         "complete",
         "counts",
+        "error_outputs",
         "first_call",
         "first_call_id",
         "grounded",
@@ -96,6 +104,7 @@ class TraceFacts:
         "last_call",
         "last_step",
         "memo",
+        "output_failures",
         "start",
         "step_count",
         "step_positions",
@@ -107,7 +116,12 @@ class TraceFacts:
         "watched_calls",
     )
 
-    def __init__(self, trace: Trace | None = None, watched: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        trace: Trace | None = None,
+        watched: frozenset[str] = frozenset(),
+        error_outputs: PatternSet | None = None,
+    ) -> None:
         self.counts: dict[str, int] = {}
         self.first_call: dict[str, int] = {}
         self.first_call_id: dict[str, str] = {}  # the step id at first_call
@@ -130,6 +144,11 @@ class TraceFacts:
         # (position, step id, tool) of every call of a `watched` tool, in trace order.
         self.watched = watched
         self.watched_calls: list[tuple[int, str, str]] = []
+        # `error_output_patterns` (None or empty: none), and the positions of the
+        # status-ok named calls whose output matches them: of the chunk being scanned,
+        # kept over an empty chunk, so the last step's stays known after the last one.
+        self.error_outputs = error_outputs or None
+        self.output_failures = _NO_FAILURES
         if trace is not None:
             self.add(trace.steps, complete=True)
             self.close()
@@ -189,6 +208,8 @@ class TraceFacts:
     def _close_chunk(self, steps: Sequence[Step], tool_calls: int, cited_grounded: int) -> None:
         start = self.start
         self._index_ids(steps, start)
+        if self.error_outputs is not None and steps:
+            self.output_failures = output_failures(self.error_outputs, self.calls)
         if self.watched:
             watched = self.watched
             self.watched_calls += [
@@ -221,6 +242,23 @@ class TraceFacts:
     def close(self) -> None:
         """Make the totals final (after the last chunk)."""
         self.totals.close()
+
+    def failed(self, index: int, step: Step) -> bool:
+        """Whether a named tool call counts as failed: its status is error, or its status
+        is ok and its output (a string, or any string inside it) matches
+        `error_output_patterns`. `index` is the call's position in the trace; the call is
+        one of the chunk being scanned (`calls`), or `last_step` once every step is in."""
+        return step.status is _ERROR or index in self.output_failures
+
+    def output_failed(self, index: int) -> bool:
+        """Whether the call at `index` (status ok) failed only because its output matched
+        `error_output_patterns` (what a finding about it must say: `OUTPUT_MATCHED`)."""
+        return index in self.output_failures
+
+    def failure_note(self, index: int) -> str:
+        """` (output matched error_output_patterns)` for a call that failed that way, else
+        ``: what a finding about a failed call appends to its message."""
+        return f" ({OUTPUT_MATCHED})" if index in self.output_failures else ""
 
     @property
     def latency_total(self) -> Decimal | None:

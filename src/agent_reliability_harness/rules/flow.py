@@ -8,11 +8,12 @@ from typing import Any
 from ..models.common import Category, Severity, Status
 from ..models.policy import Policy
 from ..models.trace import Step
-from .base import Hit, RuleContext, RuleResult, RuleState, rule
+from .base import Hit, RuleContext, RuleResult, RuleState, brief, rule
+from .status import OUTPUT_MATCHED
 
 FLOW = Category.FLOW
 ERROR = Severity.ERROR
-_FAILED = Status.ERROR
+_ERROR = Status.ERROR
 
 
 @rule(
@@ -24,41 +25,45 @@ _FAILED = Status.ERROR
     applies=lambda p: p.error_handling.require_retry_on_error,
 )
 class NoRetryAfterError(RuleState):
-    """One check per failed call; a hit when it was the tool's last call. Kept per tool:
-    the hit its latest call would make, while that call failed."""
+    """One check per failed call (effective status: `TraceFacts.failed`); a hit when it
+    was the tool's last call. Kept per tool: the hit its latest call would make, while
+    that call failed."""
 
     __slots__ = ("pending",)
 
     def __init__(self, policy: Policy) -> None:
         super().__init__(policy)
-        self.pending: dict[str, tuple[int, Step]] = {}  # per tool: its latest call, failed
+        # Per tool: its latest call, while it failed, and whether only its output said so.
+        self.pending: dict[str, tuple[int, Step, bool]] = {}
 
     def scan(self, ctx: RuleContext) -> None:
-        pending = self.pending
+        pending, by_output = self.pending, ctx.facts.output_failures
         for index, step in ctx.facts.calls:
-            if step.status is not _FAILED:
+            # TraceFacts.failed(index, step), inlined: this loop sees every call.
+            if step.status is not _ERROR and index not in by_output:
                 if pending:
                     pending.pop(step.tool_name or "", None)
                 continue
             self.result.checks += 1
-            pending[step.tool_name or ""] = (index, step)
+            pending[step.tool_name or ""] = (index, step, index in by_output)
 
     def finish(self, ctx: RuleContext) -> RuleResult:
         result = self.result
         result.failed = len(self.pending)
-        for index, step in sorted(self.pending.values(), key=_position):
+        for index, step, matched in sorted(self.pending.values(), key=_position):
             result.hits.append(
                 Hit(
                     index,
-                    f"tool '{step.tool_name}' failed and was never called again",
-                    observed=step.error,
+                    f"tool '{step.tool_name}' failed and was never called again"
+                    + (f" ({OUTPUT_MATCHED})" if matched else ""),
+                    observed=brief(step.output) if matched else step.error,
                     step_id=step.step_id,
                 )
             )
         return result
 
 
-def _position(call: tuple[int, Step]) -> int:
+def _position(call: tuple[int, Step, bool]) -> int:
     return call[0]
 
 
@@ -174,7 +179,7 @@ class DuplicateSideEffect(RuleState):
                         step_id=step.step_id,
                     )
                 )
-            elif step.status is not _FAILED:
+            elif not ctx.facts.failed(index, step):
                 how = "returned status ok" if reads_as_error(step.output) else "succeeded"
                 groups[key] = (step.step_id, how)
             elif key not in groups:

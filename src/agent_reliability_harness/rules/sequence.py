@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import bisect
+import heapq
+import itertools
+from collections import Counter
+from collections.abc import Iterator
 
 from ..models.common import Category, Severity
-from .base import MAX_FINDINGS, Hit, RuleContext, RuleResult, rule
+from ..models.policy import Policy
+from .base import MAX_FINDINGS, Hit, RuleContext, RuleResult, RuleState, rule
 
 SEQUENCE = Category.SEQUENCE
 ERROR = Severity.ERROR
@@ -47,40 +52,88 @@ def forbidden_tool_called(ctx: RuleContext) -> RuleResult:
     return RuleResult(checks=len(forbidden), failed=failed, hits=hits)
 
 
+class _CallOrder:
+    """`call_order`, compiled: its chains, and the pairs that more than one chain holds
+    with how many times more (so that every pair counts once)."""
+
+    __slots__ = ("chains", "shared")
+
+    def __init__(self, policy: Policy) -> None:
+        self.chains = policy.sequence.call_order_chains
+        held: Counter[tuple[str, str]] = Counter()
+        if len(self.chains) > 1:
+            for chain in self.chains:
+                held.update(itertools.combinations(chain, 2))
+        self.shared = {pair: count - 1 for pair, count in held.items() if count > 1}
+
+
 @rule(
     "ARH-SEQ-003",
     SEQUENCE,
     ERROR,
     title="Tools called out of order",
     remediation="Make the earlier tool's first call come before the later tool's first call.",
-    applies=lambda p: len(p.sequence.call_order) > 1,
+    applies=lambda p: bool(p.sequence.call_order_pairs),
+    compile=_CallOrder,
 )
-def wrong_call_order(ctx: RuleContext) -> RuleResult:
-    """One check per pair of listed tools that were both called. The violated pairs are
-    counted without listing them (a long call_order against a reversed trace has about
-    n**2 / 2), and hits are made for the first MAX_FINDINGS in report order only."""
-    first, first_id = ctx.facts.first_call, ctx.facts.first_call_id
-    called = [name for name in ctx.policy.sequence.call_order if name in first]
-    positions = [first[name] for name in called]
-    earlier_later = _inversions(positions)
-    result = RuleResult(checks=len(called) * (len(called) - 1) // 2, failed=sum(earlier_later))
-    hits = result.hits
-    # Report order is by the later-listed tool's first call, then by message.
+class WrongCallOrder(RuleState):
+    """One check per ordered pair of `call_order` (every chain's, each pair once) whose
+    tools were both called. The violated pairs are counted chain by chain without
+    listing them (a long chain against a reversed trace has about n**2 / 2), less the
+    pairs that several chains share; hits are made for the first MAX_FINDINGS in report
+    order only, merged across chains."""
+
+    __slots__ = ()
+
+    def finish(self, ctx: RuleContext) -> RuleResult:
+        order: _CallOrder = self.compiled
+        first, first_id = ctx.facts.first_call, ctx.facts.first_call_id
+        result = RuleResult()
+        streams = []
+        for chain in order.chains:
+            called = [name for name in chain if name in first]
+            if len(called) < 2:
+                continue
+            positions = [first[name] for name in called]
+            earlier_later = _inversions(positions)
+            violated = sum(earlier_later)
+            result.checks += len(called) * (len(called) - 1) // 2
+            if violated:
+                result.failed += violated
+                streams.append(_violations(called, positions, earlier_later, first))
+        for (before, after), extra in order.shared.items():
+            if before in first and after in first:
+                result.checks -= extra
+                result.failed -= extra if first[after] < first[before] else 0
+        if not streams:
+            return result
+        hits, last = result.hits, None
+        # Report order is by the later-listed tool's first call, then by message; a pair
+        # that several chains hold comes once from each, one after the other.
+        merged = streams[0] if len(streams) == 1 else heapq.merge(*streams)
+        for at, message, before, after in merged:
+            if (at, message) == last:
+                continue
+            last = (at, message)
+            hits.append(Hit(at, message, [before, after], [after, before], first_id[after]))
+            if len(hits) == MAX_FINDINGS:
+                break
+        result.more = result.failed - len(hits)
+        return result
+
+
+def _violations(
+    called: list[str], positions: list[int], earlier_later: list[int], first: dict[str, int]
+) -> Iterator[tuple[int, str, str, str]]:
+    """The violated pairs of one chain as (position, message, before, after), in report
+    order, made as they are asked for."""
     for j in sorted((j for j, n in enumerate(earlier_later) if n), key=positions.__getitem__):
         after, at = called[j], positions[j]
-        pairs = sorted(
-            (f"tool '{after}' was first called before '{before}'", before)
+        yield from sorted(
+            (at, f"tool '{after}' was first called before '{before}'", before, after)
             for before in called[:j]
             if first[before] > at
         )
-        hits += [
-            Hit(at, message, [before, after], [after, before], first_id[after])
-            for message, before in pairs
-        ]
-        if len(hits) >= MAX_FINDINGS:
-            break
-    result.more = result.failed - len(hits)
-    return result
 
 
 def _inversions(positions: list[int]) -> list[int]:

@@ -16,7 +16,13 @@ from ...models.report import RunReport
 from ..base import RenderOptions
 from .encode import EmbedLimits
 from .fragments import TraceFragment, TraceInput, compare_fragment, run_fragment
-from .sections import HtmlTable, task_change_sections, task_sections
+from .sections import (
+    HtmlTable,
+    compare_tables,
+    run_tables,
+    task_change_sections,
+    task_sections,
+)
 from .writer import HtmlCompareWriter, HtmlReportWriter
 
 
@@ -35,7 +41,7 @@ def render_run_html(
     bodies = iter(traces) if traces is not None else None
     for report in run.reports:
         writer.add(report, next(bodies, None) if bodies is not None else None)
-    writer.finish(run.summary, run.input_errors, sections)
+    writer.finish(run.summary, run.input_errors, (*run_tables(run.sections), *sections))
     return out.getvalue()
 
 
@@ -57,7 +63,7 @@ def render_compare_html(
         comparison.baseline,
         comparison.candidate,
         comparison.summary_dict(),
-        sections,
+        (*compare_tables(comparison), *sections),
     )
     return out.getvalue()
 
@@ -80,11 +86,13 @@ __all__ = [
     "TraceFragment",
     "TraceInput",
     "compare_fragment",
+    "compare_tables",
     "render_compare",
     "render_compare_html",
     "render_run",
     "render_run_html",
     "run_fragment",
+    "run_tables",
     "task_change_sections",
     "task_sections",
 ]

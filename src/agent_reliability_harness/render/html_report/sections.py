@@ -6,9 +6,12 @@ The page renders any HtmlTable the same way; builders here turn the JSON report'
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from ...compare.model import Comparison
+from ...models.report import Section
 
 Cell = str | int | float | bool | None
 
@@ -104,30 +107,63 @@ def task_sections(tasks: Sequence[Mapping[str, Any]]) -> tuple[HtmlTable, ...]:
     return tuple(tables)
 
 
-def task_change_sections(changes: Sequence[Mapping[str, Any]]) -> tuple[HtmlTable, ...]:
-    """The comparison's `task_changes` (and `rule_changes` inside none: a flat table)."""
-    if not changes:
-        return ()
-    rows = []
-    for change in changes:
-        before = change.get("baseline") or {}
-        after = change.get("candidate") or {}
-        rows.append(
-            (
-                change.get("task_id"),
-                change.get("rule_id"),
-                f"{before.get('passed')}/{before.get('runs')}",
-                f"{after.get('passed')}/{after.get('runs')}",
-                change.get("p_value"),
-                change.get("verdict"),
+def _change_row(change: Mapping[str, Any], count: str) -> tuple[Cell, ...]:
+    before = change.get("baseline") or {}
+    after = change.get("candidate") or {}
+    return (
+        change.get("task_id"),
+        change.get("rule_id"),
+        f"{before.get(count)}/{before.get('runs')}",
+        f"{after.get(count)}/{after.get('runs')}",
+        change.get("p_value"),
+        change.get("verdict"),
+    )
+
+
+def task_change_sections(
+    changes: Sequence[Mapping[str, Any]], rule_changes: Sequence[Mapping[str, Any]] = ()
+) -> tuple[HtmlTable, ...]:
+    """The comparison's `task_changes` (passed runs per side) and `rule_changes` (fired
+    runs per side) as tables; a change listed in `changes` with a `rule_id` is a rule's."""
+    tasks = [c for c in changes if c.get("rule_id") is None]
+    rules = [*(c for c in changes if c.get("rule_id") is not None), *rule_changes]
+    note = (
+        "p: one-sided Fisher exact test of a worsening; regressed: p below alpha; "
+        "inconclusive: worse, but too few runs to tell."
+    )
+    tables = []
+    if tasks:
+        tables.append(
+            HtmlTable(
+                "Repeated runs: task changes",
+                ("task", "rule", "baseline passed/runs", "candidate passed/runs", "p", "verdict"),
+                tuple(_change_row(c, "passed") for c in tasks),
+                note=note,
+                filter_column=0,
+                filter_key="task",
             )
         )
-    return (
-        HtmlTable(
-            "Repeated runs: task changes",
-            ("task", "rule", "baseline passed/runs", "candidate passed/runs", "p", "verdict"),
-            tuple(rows),
-            filter_column=0,
-            filter_key="task",
-        ),
-    )
+    if rules:
+        tables.append(
+            HtmlTable(
+                "Repeated runs: rule changes per task",
+                ("task", "rule", "baseline fired/runs", "candidate fired/runs", "p", "verdict"),
+                tuple(_change_row(c, "fired_runs") for c in rules),
+                filter_column=0,
+                filter_key="task",
+            )
+        )
+    return tuple(tables)
+
+
+def run_tables(sections: Iterable[Section]) -> tuple[HtmlTable, ...]:
+    """The tables a run's sections give (its `tasks` section, when it has one)."""
+    return tuple(t for s in sections if s.key == "tasks" for t in task_sections(s.value))
+
+
+def compare_tables(comparison: Comparison) -> tuple[HtmlTable, ...]:
+    """The tables of a comparison of repeated runs (none without them)."""
+    if comparison.repeated is None:
+        return ()
+    value = comparison.repeated.to_dict()
+    return task_change_sections(value["task_changes"], value["rule_changes"])
