@@ -51,13 +51,28 @@ def fuzz(examples: int = BRIEF) -> Callable[[F], F]:
             suppress_health_check=list(HealthCheck),
         )(test)
 
+        # Count what really ran (hypothesis may stop a round early, and replays saved
+        # examples first): the figure docs/fuzzing.md records.
+        inner = long.hypothesis.inner_test  # type: ignore[attr-defined]
+        executions = [0]
+
+        def counted(*args: Any, **kwargs: Any) -> None:
+            executions[0] += 1
+            inner(*args, **kwargs)
+
+        long.hypothesis.inner_test = counted  # type: ignore[attr-defined]
+
         def run() -> None:
-            end = time.monotonic() + SECONDS
+            start = time.monotonic()
+            end = start + SECONDS
             rounds = 0
             while rounds == 0 or time.monotonic() < end:
                 long()
                 rounds += 1
-            print(f"{test.__name__}: {rounds} rounds of {FUZZ_ROUND} examples, no finding")
+            print(
+                f"{test.__name__}: {executions[0]} executions in {rounds} rounds, "
+                f"{time.monotonic() - start:.0f} s, no finding"
+            )
 
         run.__name__ = test.__name__
         run.__doc__ = test.__doc__
