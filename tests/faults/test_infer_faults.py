@@ -48,7 +48,9 @@ def test_extreme_numbers_give_a_policy_that_loads(tmp_path: Path) -> None:
 def test_standard_input_is_bounded(tmp_path: Path) -> None:
     run = _extreme_runs(tmp_path)[0]
     data = Path(run).read_bytes()
-    code, out, err = cli(["infer", "-", "--all-good", "--out", "-", "--max-input-bytes", "64"], data)
+    code, out, err = cli(
+        ["infer", "-", "--all-good", "--out", "-", "--max-input-bytes", "64"], data
+    )
     assert_clean(err, code)
     assert err.startswith("error: <stdin>: cannot read: larger than the input limit of 64 bytes")
     assert out == ""
