@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 DEMO_VENV ?= .venv-demo
 LINT_PATHS := src tests scripts $(wildcard benchmarks)
 
-.PHONY: setup tools browser shells demo test lint bench bench-quick bench-reference
+.PHONY: setup tools browser shells demo test lint bench bench-quick bench-reference fuzz
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -63,6 +63,11 @@ lint: setup
 
 test: setup lint
 	$(BIN)/pytest -n auto
+
+# Every fuzz target of tests/fuzz for ARH_FUZZ_SECONDS each, two at a time (docs/fuzzing.md).
+ARH_FUZZ_SECONDS ?= 60
+fuzz: setup
+	ARH_FUZZ_SECONDS=$(ARH_FUZZ_SECONDS) $(BIN)/pytest tests/fuzz -n 2 -rA -p no:cacheprovider
 
 # Benchmarks: the full run rewrites BENCHMARK-RESULTS.md (takes a while); the quick
 # one is a smoke test that writes nothing.

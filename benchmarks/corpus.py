@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from builder import Builder, Trace, text
+
 from faults import FAULTS
 
 POLICY: dict[str, Any] = {

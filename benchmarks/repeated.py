@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from builder import Builder, Trace
 from corpus import POLICY, _body
+
 from faults import FAULTS
 
 FAULTS_BY_NAME = {fault.__name__: fault for fault in FAULTS}

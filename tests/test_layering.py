@@ -18,6 +18,9 @@ RANKS = {
     "nesting": 0,
     "version": 0,
     "io": 1,
+    "reading": 1,  # the one bounded read path
+    "atomic": 1,  # the io stage's output side (atomic report writes)
+    "json_problems": 0,  # where strict JSON refuses a text (io's error positions)
     "inputs": 1,  # the io stage's input side (walking, units, URLs)
     "positions": 1,
     # Pure algorithms over plain Python values (issues 15 and 16): rules, compare and

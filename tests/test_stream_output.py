@@ -206,10 +206,10 @@ def test_unwritable_json_target_is_reported(tmp_path: Path) -> None:
     assert err.startswith(f"error: {target}: cannot write:")
 
 
-def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, _ = _cli(["validate", "--policy", "p.json", "x.json", "--jobs", "0"])
+def test_jobs_must_be_positive() -> None:
+    code, _, err = _cli(["validate", "--policy", "p.json", "x.json", "--jobs", "0"])
     assert code == 2
-    assert "argument --jobs: must be at least 1 (got 0)" in capsys.readouterr().err
+    assert "argument --jobs: must be at least 1 (got 0)" in err
 
 
 def _trace_ids(run: RunReport, options: RenderOptions) -> str:

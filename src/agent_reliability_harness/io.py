@@ -1,8 +1,10 @@
-"""The io stage's base: strict JSON decoding, whole-file reads and atomic report writes.
+"""The io stage's base: strict JSON decoding and names as reports show them.
 
 Decoding is strict and bounded: invalid UTF-8, NaN/Infinity, numbers out of range,
-lone surrogates and runaway nesting all become InputError with a position. Walking
-inputs into units is `sources.py`. Nothing here knows what a trace is.
+lone surrogates and runaway nesting all become InputError naming line and column
+(json_problems.py words them). Reading is reading.py (the one bounded read path),
+walking inputs into units inputs/, writing reports atomic.py. Nothing here knows what
+a trace is.
 """
 
 from __future__ import annotations
@@ -12,23 +14,20 @@ import json
 import math
 import os
 import re
-import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Any, BinaryIO
+from typing import Any
 
 from .errors import InputError
-from .nesting import MAX_DEPTH, within
+from .json_problems import first_problem, utf8_position
+from .nesting import within
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
 TRACE_SUFFIXES = (".json", ".jsonl")
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _BOM = b"\xef\xbb\xbf"
-# Buffer of a JSONL file read line by line: trace lines are often longer than the default
-# 8 KB buffer, and a line across buffer refills costs ~5x more to read.
-READ_BUFFER = 1 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +51,7 @@ class Failure:
 
 
 def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON (only finite numbers are allowed)")
+    raise ValueError(f"{name} is not valid JSON, only finite numbers are allowed")
 
 
 def _parse_float(text: str) -> float:
@@ -82,13 +81,18 @@ def _lone_surrogate(value: Any) -> bool:
     return False
 
 
-_TOO_DEEP = f"invalid JSON: nesting is too deep (more than {MAX_DEPTH} levels)"
-
-
 def check_depth(data: bytes | str) -> None:
     """Raise InputError when valid JSON text nests deeper than MAX_DEPTH (nesting.py)."""
     if not within(data):
-        raise InputError(_TOO_DEEP)
+        text = data if isinstance(data, str) else data.decode("utf-8", "replace")
+        raise InputError(_refusal(text, "nesting is too deep"))
+
+
+def _refusal(text: str, fallback: str) -> str:
+    """`invalid JSON: <what> (line L, column C)` for the first value of an otherwise
+    well-formed text that strict JSON refuses (`fallback` if none is found)."""
+    found = first_problem(text)
+    return f"invalid JSON: {found or fallback}"
 
 
 def decode_json(text: str) -> Any:
@@ -100,14 +104,14 @@ def decode_json(text: str) -> Any:
             f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
         ) from None
     except RecursionError:
-        raise InputError(_TOO_DEEP) from None
+        raise InputError(_refusal(text, "nesting is too deep")) from None
     except ValueError as exc:
         detail = str(exc)
         if "integer string conversion" in detail:
             detail = "a number has too many digits"
-        raise InputError(f"invalid JSON: {detail}") from None
+        raise InputError(_refusal(text, detail)) from None
     if ("\\ud" in text or "\\uD" in text) and _lone_surrogate(value):
-        raise InputError("invalid JSON: a string contains a lone surrogate (\\ud800-\\udfff)")
+        raise InputError(_refusal(text, "a string contains a lone surrogate"))
     check_depth(text)
     return value
 
@@ -119,9 +123,10 @@ def decode_bytes(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line, column = utf8_position(data, exc.start)
         raise InputError(
-            f"not valid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} (line {line})"
+            f"not valid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} "
+            f"(line {line}, column {column})"
         ) from None
 
 
@@ -133,52 +138,42 @@ def is_url(raw: str) -> bool:
     return _URL_SCHEME.match(raw) is not None
 
 
+def shown_name(name: str) -> str:
+    """A file name as every report shows it and trace ids derive from it: a name that is
+    not valid UTF-8 (bytes the filesystem gave as surrogate escapes) has each such byte
+    as the four characters `\\xNN`, so it can be written anywhere and stays distinct."""
+    if name.isascii():
+        return name
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        try:
+            raw = name.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a surrogate no file system gave: escape it as such
+            return name.encode("utf-8", "backslashreplace").decode("utf-8")
+        return raw.decode("utf-8", "backslashreplace")
+    return name
+
+
+EMPTY_NAME = "''"
+
+
 def display_path(path: str | os.PathLike[str], cwd: str | None = None) -> str:
     """A stable, machine-independent name for a path: relative to the working directory
-    (`cwd`, looked up when not given); a URL as given (`scheme://` intact)."""
-    if str(path) == STDIN:
+    (`cwd`, looked up when not given), with `shown_name`'s escapes; a URL as given
+    (`scheme://` intact)."""
+    text = os.fspath(path)
+    if text == STDIN:
         return STDIN_NAME
-    if isinstance(path, str) and is_url(path):
-        return path
-    pure = PurePath(path)
+    if text == "":
+        return EMPTY_NAME
+    if is_url(text):
+        return text
+    pure = PurePath(text)
     if pure.is_absolute():
         with contextlib.suppress(ValueError, OSError):
             pure = pure.relative_to(cwd if cwd is not None else Path.cwd())
-    return pure.as_posix()
-
-
-# Policies and other small inputs are read whole; a bigger file is refused rather than
-# read into memory (a policy path could name /dev/zero).
-SMALL_FILE_BYTES = 16 << 20
-
-
-def read_file(path: str | os.PathLike[str], max_bytes: int = SMALL_FILE_BYTES) -> bytes:
-    """The bytes of a small regular file; InputError `cannot read: ...` otherwise."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would block, a device not end
-            raise InputError("cannot read: not a regular file")
-        with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}") from None
-    if len(data) > max_bytes:
-        raise InputError(f"cannot read: larger than {max_bytes} bytes")
-    return data
-
-
-def list_files(directory: str | os.PathLike[str], suffixes: tuple[str, ...]) -> list[Path] | None:
-    """The files directly inside `directory` whose names end in one of `suffixes`, sorted
-    by name; None when `directory` is not a directory."""
-    path = Path(directory)
-    if not path.is_dir():
-        return None
-    try:
-        return sorted(
-            (p for p in path.iterdir() if p.suffix in suffixes and p.is_file()),
-            key=lambda p: p.name,
-        )
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}") from None
+    return shown_name(pure.as_posix())
 
 
 def _first_line(text: str) -> int:
@@ -234,8 +229,8 @@ def decode_json_bytes(data: bytes) -> Any:
         except Exception:  # any refusal: the strict path names the exact problem
             pass
         else:
-            check_depth(data)
-            return value
+            if within(data):
+                return value
     return decode_json(decode_bytes(data))
 
 
@@ -272,149 +267,3 @@ def _looks_like_jsonl(data: bytes) -> bool:
     except (ValueError, RecursionError):
         return False
     return True
-
-
-def read_bytes(path: str | os.PathLike[str], stdin: BinaryIO | None = None) -> bytes:
-    """A whole file (`-`: standard input, empty when there is none); raises OSError."""
-    if str(path) == STDIN:
-        return stdin.read() if stdin is not None else b""
-    with open(path, "rb") as handle:
-        return handle.read()
-
-
-def read_local(path: str) -> bytes:
-    """A whole local file, read with one open, fstat and read; raises OSError."""
-    data = read_small(path, 1 << 62)
-    assert data is not None
-    return data
-
-
-def read_small(path: str, limit: int) -> bytes | None:
-    """The bytes of a local file smaller than `limit`, read with one open, fstat and read
-    (a directory walk may read millions); None when it is `limit` bytes or more, for the
-    caller to stream. Raises OSError."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-    try:
-        size = os.fstat(fd).st_size
-        if size >= limit:
-            return None
-        data = os.read(fd, size + 1)
-        if len(data) == size:  # a regular file returns everything it holds at once
-            return data
-        # It grew or shrank meanwhile, or is a special file whose size fstat does not know.
-        blocks = [data]
-        while block := os.read(fd, 1 << 20):
-            blocks.append(block)
-        return b"".join(blocks)
-    finally:
-        os.close(fd)
-
-
-def _special(target: str) -> bool | None:
-    """True for an existing device, pipe or socket (written in place, never replaced: a
-    report to /dev/null must not turn it into a file), False for a regular file, None
-    when there is nothing there."""
-    try:
-        mode = os.stat(target).st_mode
-    except (OSError, ValueError):
-        return None
-    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
-
-
-def check_creatable(target: str) -> str | None:
-    """Why an output file could not be created (before a run starts), or None."""
-    if target == STDIN or _special(target):
-        return None
-    final = os.path.realpath(target)
-    if os.path.isdir(final):
-        return os.strerror(21)  # EISDIR
-    directory = os.path.dirname(final) or "."
-    if not os.path.isdir(directory):
-        return os.strerror(2)  # ENOENT
-    if not os.access(directory, os.W_OK | os.X_OK):
-        return os.strerror(13)  # EACCES
-    return None
-
-
-def write_atomic(target: str, pieces: Iterable[str]) -> None:
-    """Write UTF-8 text to `target` all or nothing: into a temporary file in its directory,
-    fsynced, then renamed over it. An interrupted or failed write leaves the old file as
-    it was; concurrent writers each rename a complete file. A device or pipe (/dev/null,
-    a FIFO) is written in place. Raises OSError."""
-    if _special(target):
-        with open(target, "w", encoding="utf-8", newline="\n") as handle:
-            for piece in pieces:
-                handle.write(piece)
-        return
-    import tempfile  # noqa: PLC0415 - only when a report is written
-
-    final = os.path.realpath(target)  # through a symlink: replace the file it names
-    directory = os.path.dirname(final) or "."
-    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(final)}.", suffix=".tmp", dir=directory)
-    try:
-        with open(fd, "w", encoding="utf-8", newline="\n") as handle:
-            for piece in pieces:
-                handle.write(piece)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, _new_file_mode(final))
-        os.replace(temp, final)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
-    _fsync_directory(directory)
-
-
-def _new_file_mode(final: str) -> int:
-    """The mode the replaced file had, or what `open()` would give a new one."""
-    try:
-        return stat.S_IMODE(os.stat(final).st_mode)
-    except OSError:
-        mask = os.umask(0o22)
-        os.umask(mask)
-        return 0o666 & ~mask
-
-
-def _fsync_directory(directory: str) -> None:
-    """Make the rename durable; some filesystems cannot fsync a directory (ignored)."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-class Spool:
-    """Text appended in pieces and read back once, kept in a temporary file rather than
-    in memory (a streamed report's elements, which are written after its summary)."""
-
-    def __init__(self) -> None:
-        self._file: Any = None
-        self.empty = True
-
-    def write(self, text: str) -> None:
-        if self._file is None:
-            import tempfile  # noqa: PLC0415 - only when something is spooled
-
-            # Closed by chunks() (or when the run dies and the object goes away).
-            self._file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115
-        self._file.write(text)
-        self.empty = self.empty and not text
-
-    def chunks(self, size: int = 1 << 20) -> Iterator[str]:
-        """What was written, in pieces of about `size` characters; then the file is gone."""
-        if self._file is None:
-            return
-        handle, self._file = self._file, None
-        try:
-            handle.seek(0)
-            while piece := handle.read(size):
-                yield piece
-        finally:
-            handle.close()

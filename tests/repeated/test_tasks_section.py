@@ -105,7 +105,6 @@ def test_one_run_per_task_keeps_the_v1_bytes_and_repeated_forces_the_section(
 def test_task_id_from_groups_by_a_group_of_the_trace_id(
     corpus: tuple[Path, Path, dict[str, repeated.Expected]],
     tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
 ) -> None:
     policy, runs, _ = corpus
     plain = tmp_path / "plain.jsonl"
@@ -118,8 +117,10 @@ def test_task_id_from_groups_by_a_group_of_the_trace_id(
     renamed = _report(policy, str(runs), "--task-id-from", r"^(fl|br)")
     assert [t["task_id"] for t in renamed["tasks"]] == ["br", "fl", "single", "solid"]  # type: ignore[attr-defined]
     for bad, why in ((r"^.+-run", "exactly one capturing group"), ("(", "not a valid")):
-        code, out, _ = cli(["validate", "--policy", str(policy), str(runs), "--task-id-from", bad])
-        assert code == 2 and out == "" and why in capsys.readouterr().err  # argparse's message
+        code, out, err = cli(
+            ["validate", "--policy", str(policy), str(runs), "--task-id-from", bad]
+        )
+        assert code == 2 and out == "" and why in err  # argparse's message, on the streams given
 
 
 def test_api_takes_the_same_options(

@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from ..errors import AdapterError
-from ..models.common import MAX_INT, is_number, type_name
+from ..models.common import MAX_INT, is_number, show, type_name
 from ._builder import TraceBuilder, add_counts, brief
 
 JSON = Any
@@ -68,7 +68,7 @@ def opt_count(d: dict[str, Any] | None, key: str, at: str) -> int | None:
     # Compared as a float only within range: float(10**309) would overflow.
     if isinstance(value, float) and 0 <= value <= MAX_INT and value.is_integer():
         return int(value)
-    raise fail(f"{at}.{key}", f"expected a token count from 0 to 2^63-1 (got {value!r:.40})")
+    raise fail(f"{at}.{key}", f"expected a token count from 0 to 2^63-1 (got {show(value)})")
 
 
 def opt_amount(d: dict[str, Any] | None, key: str, at: str) -> float | None:
@@ -84,7 +84,7 @@ def opt_amount(d: dict[str, Any] | None, key: str, at: str) -> float | None:
                 return float(value)
         except OverflowError:  # an integer beyond the float range
             pass
-    raise fail(f"{at}.{key}", f"expected a number >= 0 (got {type_name(value)} {value!r:.40})")
+    raise fail(f"{at}.{key}", f"expected a number >= 0 (got {show(value)})")
 
 
 def first(d: dict[str, Any], *keys: str) -> Any:

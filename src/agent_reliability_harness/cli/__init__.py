@@ -8,6 +8,7 @@ the command being run (the others get a one-line stub in the parser).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import signal
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 from types import FrameType
 
 from ..version import __version__
+from . import stdio
 from .common import COMMANDS, EXIT_INPUT, EXIT_USAGE, Streams
 
 
@@ -41,39 +43,72 @@ def _command(arguments: list[str]) -> str | None:
     return first if first in COMMANDS else None
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: unwinds like Ctrl-C, so report files being written are cleaned up."""
+
+
 def _terminated(signum: int, frame: FrameType | None) -> None:
-    # SIGTERM unwinds like Ctrl-C, so report files being written are cleaned up.
-    raise KeyboardInterrupt
+    raise Terminated
 
 
 def main(argv: Sequence[str] | None = None, streams: Streams | None = None) -> int:
     """Run `arh` with `argv` (default: sys.argv[1:]); returns the exit code."""
-    io = streams or Streams.system()
-    arguments = sys.argv[1:] if argv is None else list(argv)
+    system = streams is None
+    if streams is None:
+        stdio.fill_closed_descriptors()
+        streams = Streams.system()
+    out = stdio.guarded(streams.out)
+    io = Streams(stdio.as_text(out), stdio.quiet(streams.err), streams.stdin)
+    code = _main(sys.argv[1:] if argv is None else list(argv), io, system)
+    out.flush()
+    failure = out.failure
+    if system:
+        failure = stdio.flush_system() or failure
+    if failure is not None:
+        message = failure.message()
+        if message is not None:
+            io.error(message)
+        code = code or EXIT_INPUT
+    return code
+
+
+def _main(arguments: list[str], io: Streams, system: bool) -> int:
     if arguments == ["--version"]:
-        print(f"arh {__version__}", file=io.out)
+        io.out.write(f"arh {__version__}\n")
         return 0
     command = _command(arguments)
     parser = build_parser(command)
     try:
-        args = parser.parse_args(arguments)
+        # argparse prints to sys.stdout/sys.stderr and ignores write errors: give it these.
+        with contextlib.redirect_stdout(io.out), contextlib.redirect_stderr(io.err):
+            args = parser.parse_args(arguments)
     except SystemExit as exc:  # argparse: --help/--version (0) or misuse (2)
         return int(exc.code or 0) if isinstance(exc.code, int) else EXIT_USAGE
     if args.command is None or not hasattr(args, "handler"):
         parser.print_usage(io.err)
         return EXIT_USAGE
-    return _dispatch(args, io)
+    return _dispatch(args, io, system)
 
 
-def _dispatch(args: argparse.Namespace, io: Streams) -> int:
+def _dispatch(args: argparse.Namespace, io: Streams, system: bool) -> int:
+    from ..reading import input_limit, max_input_bytes  # noqa: PLC0415 - not at --version
+
+    try:
+        max_input_bytes()
+    except ValueError as exc:  # $ARH_MAX_INPUT_BYTES is not a size
+        io.error(str(exc))
+        return EXIT_USAGE
     previous = None
-    if streams_are_system(io):
+    if system:
         try:
             previous = signal.signal(signal.SIGTERM, _terminated)
         except ValueError:  # not the main thread
             previous = None
     try:
-        return int(args.handler(args, io))
+        with input_limit(getattr(args, "max_input_bytes", None)):
+            return int(args.handler(args, io))
+    except Terminated:
+        return 128 + signal.SIGTERM
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -88,11 +123,6 @@ def _dispatch(args: argparse.Namespace, io: Streams) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
-
-
-def streams_are_system(io: Streams) -> bool:
-    """Whether this is the real process (not a test calling main in-process)."""
-    return io.out is sys.stdout and io.err is sys.stderr
 
 
 if __name__ == "__main__":  # pragma: no cover

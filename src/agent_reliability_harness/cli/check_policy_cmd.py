@@ -12,7 +12,7 @@ from typing import Any
 from ..errors import PolicyError
 from ..io import display_path
 from ..models.policy import load_policy
-from .common import EXIT_INPUT, EXIT_OK, Streams
+from .common import EXIT_INPUT, EXIT_OK, Streams, add_limit_arg
 
 
 def add_parser(subparsers: Any) -> None:
@@ -26,6 +26,7 @@ def add_parser(subparsers: Any) -> None:
         "--strict", action="store_true", help="treat policy warnings (unknown keys) as errors"
     )
     parser.add_argument("--quiet", action="store_true", help="print nothing but problems")
+    add_limit_arg(parser)
     parser.add_argument("policies", nargs="+", metavar="POLICY")
     parser.set_defaults(handler=run)
 

@@ -48,10 +48,10 @@ class Streams:
         return cls(sys.stdout, sys.stderr, sys.stdin.buffer if sys.stdin else None)
 
     def error(self, message: str) -> None:
-        print(f"error: {_one_line(message)}", file=self.err)
+        self.err.write(f"error: {_one_line(message)}\n")
 
     def warn(self, message: str) -> None:
-        print(f"warning: {_one_line(message)}", file=self.err)
+        self.err.write(f"warning: {_one_line(message)}\n")
 
     def terminal(self) -> bool:
         """Whether standard output is a terminal."""
@@ -103,14 +103,72 @@ def jobs_arg(value: str) -> int:
     return number
 
 
+def label_arg(value: str) -> str:
+    """argparse type for a trace label: text that can be written to every report (a
+    command line that is not valid UTF-8 arrives with surrogate escapes)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError("not valid UTF-8") from None
+    return value
+
+
+def size_arg(value: str) -> int:
+    """argparse type for a byte count: 1048576, 512K, 64M, 2G."""
+    from ..reading import parse_size  # noqa: PLC0415 - keeps the parser light
+
+    try:
+        return parse_size(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_limit_arg(parser: argparse.ArgumentParser) -> None:
+    """`--max-input-bytes`: the most one input may hold in memory (io.py)."""
+    parser.add_argument(
+        "--max-input-bytes",
+        type=size_arg,
+        default=None,
+        metavar="SIZE",
+        help="refuse an input (a file read whole, a JSONL line, a policy, a report) larger "
+        "than SIZE bytes (512M, 2G, ...; default 1G or $ARH_MAX_INPUT_BYTES)",
+    )
+
+
 def add_identity_args(parser: argparse.ArgumentParser) -> None:
     """`--trace-id`, `--agent-name`, `--workflow`: labels for converted transcripts."""
     group = parser.add_argument_group("trace labels (override what the input records)")
     group.add_argument(
-        "--trace-id", metavar="ID", help="trace id (with several traces: ID-1, ID-2, ...)"
+        "--trace-id",
+        metavar="ID",
+        type=label_arg,
+        help="trace id (with several traces: ID-1, ID-2, ...)",
     )
-    group.add_argument("--agent-name", metavar="NAME", help="agent name")
-    group.add_argument("--workflow", metavar="NAME", help="workflow label")
+    group.add_argument("--agent-name", metavar="NAME", type=label_arg, help="agent name")
+    group.add_argument("--workflow", metavar="NAME", type=label_arg, help="workflow label")
+
+
+def streams_problem(inputs: list[str], outputs: list[str]) -> str | None:
+    """Misuse of standard input and output: `-` read twice, or written twice."""
+    if inputs.count("-") > 1:
+        return "standard input (-) can be read only once"
+    if outputs.count("-") > 1:
+        return "only one output can be written to standard output (-)"
+    return None
+
+
+def cannot_create(targets: list[str], io: Streams) -> bool:
+    """Report every output file that cannot be created (before a run starts, not after)."""
+    from ..atomic import check_creatable  # noqa: PLC0415
+    from ..io import EMPTY_NAME, shown_name  # noqa: PLC0415
+
+    failed = False
+    for target in targets:
+        why = check_creatable(target)
+        if why is not None:
+            io.error(f"{shown_name(target) or EMPTY_NAME}: cannot write: {why}")
+            failed = True
+    return failed
 
 
 def add_show_arg(parser: argparse.ArgumentParser, what: str = "traces") -> None:
@@ -203,6 +261,7 @@ def add_run_args(parser: argparse.ArgumentParser, what: str = "PATH...") -> None
         action="store_true",
         help=f"accept a run whose {what} hold no trace at all (by default it fails)",
     )
+    add_limit_arg(parser)
 
 
 def run_args_problem(args: argparse.Namespace) -> str | None:

@@ -24,10 +24,12 @@ from .common import (
     add_show_arg,
     add_strict_arg,
     add_task_args,
+    cannot_create,
     load_run_policies,
     policy_help,
     run_args_problem,
     score_arg,
+    streams_problem,
 )
 
 # The gate modes (compare.model.GateMode), spelled here so that building this parser
@@ -112,10 +114,9 @@ def _misuse(args: argparse.Namespace) -> str | None:
         return "trace PATHs are validated only with --policy, not with --candidate"
     if args.policy is not None and not args.paths:
         return "--policy needs at least one trace PATH"
-    stdin_users = [args.baseline, args.candidate, *args.paths].count("-")
-    if stdin_users > 1:
-        return "standard input (-) can be read only once"
-    return run_args_problem(args)
+    inputs = [args.baseline, args.candidate, *args.paths]
+    outputs = [t for _, t in _outputs(args)] + [args.candidate_json_out]
+    return streams_problem(inputs, outputs) or run_args_problem(args)
 
 
 def _ignored(args: argparse.Namespace) -> list[str]:
@@ -143,7 +144,7 @@ def _outputs(args: argparse.Namespace) -> list[tuple[Any, str]]:
     return [
         (r, getattr(args, f"out_{r.name}"))
         for r in file_renderers("compare")
-        if getattr(args, f"out_{r.name}")
+        if getattr(args, f"out_{r.name}") is not None
     ]
 
 
@@ -155,16 +156,14 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     for note in _ignored(args):
         io.warn(note)
     from ..compare import GateMode, GateOptions  # noqa: PLC0415 - not at parser build time
-    from ..io import check_creatable  # noqa: PLC0415
     from ..pipeline import regression  # noqa: PLC0415
 
     files = _outputs(args)
-    targets = [t for _, t in files] + [args.candidate_json_out or "-"]
-    for target in targets:  # fail before the run, not after it
-        why = check_creatable(target)
-        if why is not None:
-            io.error(f"{target}: cannot write: {why}")
-            return EXIT_INPUT
+    targets = [t for _, t in files]
+    if args.candidate_json_out is not None:
+        targets.append(args.candidate_json_out)
+    if cannot_create(targets, io):
+        return EXIT_INPUT
     loaded = _load(args, io, regression)
     if loaded is None:
         return EXIT_INPUT

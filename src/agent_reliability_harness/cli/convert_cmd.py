@@ -7,7 +7,17 @@ import json
 from typing import Any
 
 from ..adapters import ADAPTERS, AUTO, FORMAT_CHOICES
-from .common import COMMANDS, EXIT_INPUT, EXIT_OK, Streams, add_identity_args, identity_from
+from .common import (
+    COMMANDS,
+    EXIT_INPUT,
+    EXIT_OK,
+    EXIT_USAGE,
+    Streams,
+    add_identity_args,
+    add_limit_arg,
+    identity_from,
+    streams_problem,
+)
 
 
 def add_parser(subparsers: Any) -> None:
@@ -25,6 +35,7 @@ def add_parser(subparsers: Any) -> None:
         "--format", choices=FORMAT_CHOICES, default=AUTO, help="input format (default: auto-detect)"
     )
     add_identity_args(parser)
+    add_limit_arg(parser)
     parser.add_argument("paths", nargs="+", metavar="FILE")
     parser.set_defaults(handler=run)
 
@@ -35,6 +46,10 @@ def dumps(value: Any) -> str:
 
 
 def run(args: argparse.Namespace, io: Streams) -> int:
+    problem = streams_problem(args.paths, [])
+    if problem is not None:
+        io.error(problem)
+        return EXIT_USAGE
     from ..pipeline.convert import convert  # noqa: PLC0415
 
     by_file: dict[str, list[Any]] = {}

@@ -16,6 +16,7 @@ from .common import (
     Streams,
     add_identity_args,
     add_run_args,
+    cannot_create,
     identity_from,
     run_args_problem,
     task_ids_arg,
@@ -89,6 +90,20 @@ def _misuse(args: argparse.Namespace) -> str | None:
     return run_args_problem(args)
 
 
+def _stdin(io: Streams) -> bytes | None:
+    """Standard input whole (learning and the check each read it), within the input limit."""
+    from ..errors import InputError  # noqa: PLC0415
+    from ..io import STDIN_NAME  # noqa: PLC0415
+    from ..reading import read_input  # noqa: PLC0415
+
+    if io.stdin is None:
+        return None
+    try:
+        return read_input("-", io.stdin)
+    except InputError as exc:
+        raise InputError(f"{STDIN_NAME}: {exc}") from None
+
+
 def run(args: argparse.Namespace, io: Streams) -> int:
     problem = _misuse(args)
     if problem is not None:
@@ -97,8 +112,11 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     from ..errors import ArhError  # noqa: PLC0415 - not at parser build time
     from ..infer import InferOptions, Selection, explain_lines, infer_paths, summary_lines  # noqa: PLC0415
     from ..infer.document import policy_text  # noqa: PLC0415
+    from ..io import EMPTY_NAME, shown_name  # noqa: PLC0415
     from ..pipeline import RunOptions, make_executor  # noqa: PLC0415
 
+    if args.out not in (None, "-") and cannot_create([args.out], io):
+        return EXIT_INPUT  # before the run, not after it
     selection = Selection("all") if args.all_good else Selection("success", args.good_if)
     run_options = RunOptions(
         fmt=args.format,
@@ -110,16 +128,16 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     shown: TextIO = io.err if args.out == "-" else io.out
     try:
         executor = make_executor(args.jobs, args.dask)
-        stdin = io.stdin.read() if "-" in args.paths and io.stdin is not None else None
+        stdin = _stdin(io) if "-" in args.paths else None
         result = infer_paths(
             args.paths, options, args.out, args.out_dir, io, executor=executor, stdin=stdin
         )
     except ArhError as exc:
         io.error(str(exc))
         return EXIT_INPUT
-    except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        io.error(f"{where}cannot write: {exc.strerror or exc}")
+    except OSError as exc:  # the file named, not write_atomic's temporary one
+        target = args.out if args.out not in (None, "-") else exc.filename or args.out_dir
+        io.error(f"{shown_name(str(target)) or EMPTY_NAME}: cannot write: {exc.strerror or exc}")
         return EXIT_INPUT
     if args.out == "-":
         io.out.write(policy_text(result.learned.inferred.policy))

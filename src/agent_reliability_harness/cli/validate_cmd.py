@@ -21,11 +21,13 @@ from .common import (
     add_show_arg,
     add_strict_arg,
     add_task_args,
+    cannot_create,
     identity_from,
     load_run_policies,
     policy_help,
     run_args_problem,
     score_arg,
+    streams_problem,
 )
 
 
@@ -70,26 +72,22 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace, io: Streams) -> int:
-    problem = run_args_problem(args)
+    targets = [
+        (r, getattr(args, f"out_{r.name}"))
+        for r in file_renderers("run")
+        if getattr(args, f"out_{r.name}") is not None
+    ]
+    problem = run_args_problem(args) or streams_problem(args.paths, [t for _, t in targets])
     if problem is not None:
         io.error(problem)
         return EXIT_USAGE
     # The pipeline is imported here, not at parser build time (`arh validate --help`).
     from .. import pipeline  # noqa: PLC0415
     from ..errors import ArhError, PolicyError  # noqa: PLC0415
-    from ..io import check_creatable  # noqa: PLC0415
     from .progress import Progress  # noqa: PLC0415
 
-    targets = [
-        (r, getattr(args, f"out_{r.name}"))
-        for r in file_renderers("run")
-        if getattr(args, f"out_{r.name}")
-    ]
-    for _, target in targets:  # fail before the run, not after it
-        why = check_creatable(target)
-        if why is not None:
-            io.error(f"{target}: cannot write: {why}")
-            return EXIT_INPUT
+    if cannot_create([t for _, t in targets], io):
+        return EXIT_INPUT
     try:
         policies, sections = load_run_policies(args.policy, args.strict, io)
     except PolicyError as exc:

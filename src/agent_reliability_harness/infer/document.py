@@ -10,7 +10,7 @@ from typing import Any
 
 from .build import MIN_SUPPORT, Evidence, allowed_tools
 from .learn import RunStats, Samples
-from .numbers import budget, json_number, quantile, text
+from .numbers import budget, json_number, quantile, text, writable
 from .order import acyclic, chains, holding_pairs
 from .trajectory import expected_calls
 
@@ -28,6 +28,8 @@ def _budget(
     if len(samples.values) < MIN_SUPPORT or samples.top is None:
         return
     value = budget(list(samples.values), samples.top)
+    if not writable(value, integral=name == "max_total_tokens"):
+        return
     out[name] = json_number(value) if name != "max_total_tokens" else int(value)
     evidence.say(
         f"budgets.{name}",
@@ -95,7 +97,10 @@ def completion(stats: RunStats, evidence: Evidence) -> dict[str, Any]:
 def _budget_steps(samples: Samples, evidence: Evidence, out: dict[str, Any]) -> None:
     if len(samples.values) < MIN_SUPPORT or samples.top is None:
         return
-    value = max(int(budget(list(samples.values), samples.top)), 1)
+    exact = budget(list(samples.values), samples.top)
+    if not writable(exact, integral=True):
+        return
+    value = max(int(exact), 1)
     out["max_steps"] = value
     evidence.say(
         "completion.max_steps",

@@ -16,6 +16,7 @@ from typing import Any
 from ..models.common import Status
 from ..models.report import TraceReport
 from ..models.trace import Trace
+from .numbers import as_float
 from .shapes import ShapeSummary
 
 ENUM_MAX = 8  # an argument with more distinct values is never an enum
@@ -127,7 +128,7 @@ class Samples:
     def add(self, value: int | float | None) -> None:
         if value is None:
             return
-        self.values.append(float(value))
+        self.values.append(as_float(value))
         self.integral = self.integral and isinstance(value, int)
         number = exact(value)
         if self.top is None or number > self.top:

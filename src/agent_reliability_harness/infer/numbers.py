@@ -5,11 +5,29 @@ stable and never below what a good run recorded."""
 from __future__ import annotations
 
 import math
+import sys
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+
+from ..models.common import MAX_INT
 
 MARGIN = Decimal("0.25")  # widening of ranges, budgets and large call counts
 QUANTILE = 0.95
 _HUGE = Decimal("1e300")  # beyond this no bound is written (floats would overflow)
+
+
+def as_float(value: int | float) -> float:
+    """`value` as a float for a quantile: an integer beyond the float range is the largest
+    float (the exact value is kept apart, as Samples.top)."""
+    try:
+        return float(value)
+    except OverflowError:
+        return sys.float_info.max if value > 0 else -sys.float_info.max
+
+
+def writable(value: Decimal, integral: bool = False) -> bool:
+    """Whether a budget can be written: beyond _HUGE (an integer: beyond MAX_INT), no; a
+    policy holding it would not load, and no limit is better than a wrong one."""
+    return value <= MAX_INT if integral else abs(value) <= _HUGE
 
 
 def json_number(value: Decimal) -> int | float:

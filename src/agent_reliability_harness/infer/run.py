@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_atomic
 from ..errors import InputError
-from ..io import write_atomic
 from ..models.policy import Policy, load_policies, load_policy, parse_policy
 from ..models.policy.compose import merge_chain
 from ..pipeline import ErrorSink, Executor, InProcess, Messages, RunOptions, Sink, run

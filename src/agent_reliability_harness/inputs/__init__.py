@@ -1,5 +1,6 @@
-"""The io stage's input side: arguments -> entries (walk.py) -> units (units.py) ->
-documents, local or behind a URL (remote.py). Nothing here knows what a trace is."""
+"""The io stage's input side: arguments -> entries (walk.py) -> units (units.py, stdin.py;
+the kinds in base.py) -> documents, local or behind a URL (remote.py). Nothing here knows
+what a trace is."""
 
 from __future__ import annotations
 
@@ -7,15 +8,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from ..io import Document, Failure
+from .base import Claims, FileReaders, Joined, LineRange, RawUnit, SessionFile, Unit
 from .remote import RemoteFile, is_url
 from .units import (
-    Claims,
-    FileReaders,
-    Joined,
-    LineRange,
-    RawUnit,
-    SessionFile,
-    Unit,
     binary_reader,
     decode_line,
     decode_unit,

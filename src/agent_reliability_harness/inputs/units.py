@@ -3,15 +3,12 @@ range of JSONL lines, a session file), read by whoever processes them, in input 
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO
 
 from ..errors import InputError
 from ..io import (
     JSONL_SUFFIXES,
-    READ_BUFFER,
     Document,
     Failure,
     _looks_like_jsonl,
@@ -19,76 +16,19 @@ from ..io import (
     decode_json_bytes,
     iter_jsonl,
     read_document,
-    read_local,
 )
+from ..reading import (
+    DEFAULT_MAX_INPUT_BYTES,
+    line_too_long,
+    open_local,
+    read_lines,
+    read_local,
+    read_stream,
+)
+from .base import Claims, FileReaders, Joined, LineRange, RawUnit, SessionFile, Unit
 from .remote import RemoteFile, open_remote
+from .stdin import stdin_units
 from .walk import Entry, Location, suffix
-
-
-@dataclass(frozen=True, slots=True)
-class RawUnit:
-    """One input not decoded yet: a JSONL line (`line` set) or a whole document.
-
-    A whole file is carried by path (`data` None) so that whoever decodes it reads
-    it: a worker process, not the process that walks the inputs.
-    """
-
-    source_path: str
-    data: bytes | None
-    line: int | None = None
-    path: Location | None = None
-    hint: str = ""  # what trace ids derived from the file name start from
-
-    @property
-    def size(self) -> int:
-        """Bytes of input this unit holds (0 for a file carried by path)."""
-        return 0 if self.data is None else len(self.data)
-
-
-@dataclass(frozen=True, slots=True)
-class LineRange:
-    """The JSONL lines in bytes [start, end) of a file (`end` -1: to its end), the first
-    being line `line`. Cut at line starts by the process that walks the inputs and read
-    by whoever processes it, so the JSONL bytes need not pass through the parent."""
-
-    source_path: str
-    path: Location
-    start: int
-    end: int
-    line: int
-    hint: str = ""
-
-    @property
-    def size(self) -> int:
-        return max(self.end - self.start, 0)
-
-
-@dataclass(frozen=True, slots=True)
-class SessionFile:
-    """A JSONL file that one adapter reads whole (`Adapter.convert_lines`: one file is one
-    session), streamed line by line by whoever processes it. From standard input the
-    lines come along (`lines`), as standard input cannot be read twice."""
-
-    source_path: str
-    path: Location | None
-    hint: str = ""
-    lines: tuple[tuple[int, bytes], ...] = ()
-
-    @property
-    def size(self) -> int:
-        return sum(len(raw) for _, raw in self.lines)
-
-
-Unit = RawUnit | LineRange | SessionFile | Failure
-# Whether two consecutive non-blank JSONL lines must stay in one unit (span exports).
-Joined = Callable[[bytes, bytes], bool]
-# Whether the first non-blank line of a JSONL file makes it a session file.
-Claims = Callable[[bytes], bool]
-# The binary-input hook: file suffix -> the reader that turns such a file's bytes into its
-# decoded documents (an Inspect `.eval` zip, OTLP protobuf), raising InputError for bytes
-# it cannot read. The registry is the adapters' (`adapters.FILE_READERS`); inputs knows
-# no format.
-FileReaders = Mapping[str, Callable[[bytes], list[Any]]]
 
 
 def binary_reader(readers: FileReaders | None, name: str) -> Callable[[bytes], list[Any]] | None:
@@ -97,22 +37,29 @@ def binary_reader(readers: FileReaders | None, name: str) -> Callable[[bytes], l
 
 
 def open_binary(path: Location) -> BinaryIO:
-    """A local file or URL opened for reading bytes; raises OSError."""
+    """A local regular file or a URL opened for reading bytes; raises OSError (a device,
+    pipe or socket: io.Unreadable)."""
     if isinstance(path, RemoteFile):
         return open_remote(path)
-    return open(path, "rb", buffering=READ_BUFFER)
+    return open_local(path)
 
 
-def read_whole(path: Location) -> bytes:
-    """All bytes of a local file or URL; raises OSError."""
+def read_whole(path: Location, limit: int = DEFAULT_MAX_INPUT_BYTES) -> bytes:
+    """All bytes of a local file or URL, at most `limit`; raises OSError."""
     if isinstance(path, RemoteFile):
         with open_remote(path) as handle:
-            return handle.read()
-    return read_local(path)
+            return read_stream(handle, limit)
+    data = read_local(path, limit)
+    assert data is not None
+    return data
 
 
 def _cannot_read(name: str, exc: OSError, line: int | None = None) -> Failure:
     return Failure(name, f"cannot read: {exc.strerror or exc}", line=line)
+
+
+def _too_long(name: str, line: int, limit: int) -> Failure:
+    return Failure(name, line_too_long(limit), line=line)
 
 
 def _newlines(data: bytes, few: int = 256) -> int:
@@ -128,42 +75,50 @@ def _newlines(data: bytes, few: int = 256) -> int:
 
 
 def line_ranges(
-    path: Location, name: str, target: int, joined: Joined, hint: str = ""
+    path: Location,
+    name: str,
+    target: int,
+    joined: Joined,
+    hint: str = "",
+    *,
+    limit: int = DEFAULT_MAX_INPUT_BYTES,
 ) -> Iterator[LineRange | Failure]:
     """A JSONL file as LineRanges of about `target` bytes, each cut at a line start.
 
     A cut never falls between two non-blank lines (blank ones between them aside)
     for which `joined(before, after)` holds. The bulk of a range is read in one
-    block and only its newlines counted; lines are looked at only around a cut.
+    block and only its newlines counted; lines are looked at only around a cut, and
+    never more than `limit` bytes of one (a longer one is left for its reader to report).
     """
     start = offset = 0
     line = number = 1  # first line of the range; line number at `offset`
     last: bytes | None = None  # the last non-blank line before `offset`; None: not known
     try:
         with open_binary(path) as handle:
+            lines = read_lines(handle, limit)  # a too-long line is b"": joined to nothing
             while True:
                 want = start + target - offset
                 if want > 0:
                     block = handle.read(want)
                     if not block:
                         break
-                    rest = b"" if block.endswith(b"\n") else handle.readline()
-                    offset += len(block) + len(rest)
-                    number += _newlines(block) + rest.count(b"\n")
-                    if rest:
-                        tail = block[block.rfind(b"\n") + 1 :] + rest
+                    rest, size = (b"", 0) if block.endswith(b"\n") else next(lines, (b"", 0))
+                    offset += len(block) + size
+                    number += _newlines(block) + (rest.count(b"\n") if rest else size > 0)
+                    if size:
+                        tail = block[block.rfind(b"\n") + 1 :] + rest if rest else b""
                     else:
                         tail = block[block.rfind(b"\n", 0, len(block) - 1) + 1 :]
                     last = None if tail.isspace() else tail
                 cut = False
-                for raw in handle:
+                for raw, size in lines:
                     if not raw.isspace():  # what `raw.strip()` tests, without a copy
                         cut = last is not None and not joined(last, raw)
                         if cut:
                             yield LineRange(name, path, start, offset, line, hint)
                             start, line = offset, number
                         last = raw
-                    offset += len(raw)
+                    offset += size
                     number += 1
                     if cut:
                         break
@@ -178,18 +133,23 @@ def line_ranges(
         yield LineRange(name, path, start, offset, line, hint)
 
 
-def read_line_range(unit: LineRange) -> Iterator[RawUnit | Failure]:
-    """The non-blank lines of a LineRange as RawUnits, numbered as in the whole file."""
+def read_line_range(
+    unit: LineRange, limit: int = DEFAULT_MAX_INPUT_BYTES
+) -> Iterator[RawUnit | Failure]:
+    """The non-blank lines of a LineRange as RawUnits, numbered as in the whole file (a
+    line longer than `limit` bytes: a Failure)."""
     name, hint, end = unit.source_path, unit.hint, unit.end
     try:
         with open_binary(unit.path) as handle:
             if unit.start:
                 handle.seek(unit.start)
             offset, number = unit.start, unit.line
-            for raw in handle:
-                if not raw.isspace():
+            for raw, size in read_lines(handle, limit):
+                if not raw:
+                    yield _too_long(name, number, limit)
+                elif not raw.isspace():
                     yield RawUnit(name, raw, line=number, hint=hint)
-                offset += len(raw)
+                offset += size
                 number += 1
                 if 0 <= end <= offset:
                     break
@@ -197,69 +157,37 @@ def read_line_range(unit: LineRange) -> Iterator[RawUnit | Failure]:
         yield _cannot_read(name, exc)
 
 
-def session_lines(unit: SessionFile) -> Iterator[tuple[int, bytes] | Failure]:
-    """The non-blank lines of a session file with their line numbers, read one at a time."""
+def session_lines(
+    unit: SessionFile, limit: int = DEFAULT_MAX_INPUT_BYTES
+) -> Iterator[tuple[int, bytes] | Failure]:
+    """The non-blank lines of a session file with their line numbers, read one at a time
+    (a line longer than `limit` bytes: a Failure)."""
     if unit.path is None:
         yield from unit.lines
         return
     try:
         with open_binary(unit.path) as handle:
-            for number, raw in enumerate(handle, start=1):
-                if not raw.isspace():
+            for number, (raw, _) in enumerate(read_lines(handle, limit), start=1):
+                if not raw:
+                    yield _too_long(unit.source_path, number, limit)
+                elif not raw.isspace():
                     yield number, raw
     except OSError as exc:
         yield _cannot_read(unit.source_path, exc)
 
 
-def _stdin_units(stdin: Any, entry: Entry, claims: Claims | None) -> Iterator[Unit]:
-    """Standard input, JSONL streamed line by line; anything else read whole.
-
-    Reads only until it can tell the two apart; the decision and the line numbers
-    are those `_looks_like_jsonl` and `bytes.splitlines` give on the whole input.
-    """
-    name, hint = entry.name, entry.hint
-    if stdin is None:
-        yield RawUnit(name, b"", hint=hint)
-        return
-    head: list[bytes] = []
-    non_blank = 0
-    for chunk in iter(stdin.readline, b""):
-        head.append(chunk)
-        non_blank += sum(1 for line in chunk.splitlines() if line.strip())
-        if non_blank >= 2:
-            break
-    prefix = b"".join(head)
-    if non_blank < 2 or not _looks_like_jsonl(prefix):
-        yield RawUnit(name, prefix + stdin.read(), hint=hint)
-        return
-    lines = _numbered(itertools.chain(head, iter(stdin.readline, b"")))
-    if claims is not None:
-        first = next(lines)
-        rest = itertools.chain((first,), lines)
-        if claims(first[1]):
-            yield SessionFile(name, None, hint, tuple(rest))
-            return
-        lines = rest
-    for number, raw in lines:
-        yield RawUnit(name, raw, line=number, hint=hint)
-
-
-def _numbered(chunks: Iterable[bytes]) -> Iterator[tuple[int, bytes]]:
-    number = 0
-    for chunk in chunks:
-        for raw in chunk.splitlines(keepends=True):
-            number += 1
-            if raw.strip():
-                yield number, raw
-
-
-def _jsonl_units(entry: Entry, claims: Claims | None) -> Iterator[Unit]:
+def _jsonl_units(
+    entry: Entry, claims: Claims | None, limit: int = DEFAULT_MAX_INPUT_BYTES
+) -> Iterator[Unit]:
     name, hint, path = entry.name, entry.hint, entry.path
     assert path is not None
     try:
         with open_binary(path) as handle:
-            for number, raw in enumerate(handle, start=1):
-                if raw.strip():
+            for number, (raw, _) in enumerate(read_lines(handle, limit), start=1):
+                if not raw:
+                    claims = None
+                    yield _too_long(name, number, limit)
+                elif raw.strip():
                     if claims is not None:
                         if claims(raw):
                             yield SessionFile(name, path, hint)
@@ -270,14 +198,14 @@ def _jsonl_units(entry: Entry, claims: Claims | None) -> Iterator[Unit]:
         yield _cannot_read(name, exc)
 
 
-def _claimed(path: Location, claims: Claims) -> bool:
-    """Whether a JSONL file's first non-blank line makes it a session (False if unreadable:
-    reading it again reports the problem)."""
+def _claimed(path: Location, claims: Claims, limit: int) -> bool:
+    """Whether a JSONL file's first non-blank line makes it a session (False if unreadable
+    or over the limit: reading it again reports the problem)."""
     try:
         with open_binary(path) as handle:
-            for raw in handle:
+            for raw, _ in read_lines(handle, limit):
                 if not raw.isspace():
-                    return claims(raw)
+                    return bool(raw) and claims(raw)
     except OSError:
         return False
     return False
@@ -289,6 +217,8 @@ def iter_units(
     range_bytes: int = 0,
     joined: Joined | None = None,
     claims: Claims | None = None,
+    *,
+    limit: int = DEFAULT_MAX_INPUT_BYTES,
 ) -> Iterator[Unit]:
     """Every input unit of the given entries, in order.
 
@@ -296,7 +226,8 @@ def iter_units(
     whole. With `range_bytes` (and `joined`, see `line_ranges`), a local JSONL file comes
     as LineRanges instead of lines; a JSONL file behind a URL always comes as one
     LineRange, read by the worker. With `claims`, a JSONL file whose first non-blank
-    line it claims comes as one SessionFile.
+    line it claims comes as one SessionFile. No line read here is held beyond `limit`
+    bytes (see io.read_lines).
     """
     items = list(entries) if not isinstance(entries, list) else entries
     for index, item in enumerate(items):
@@ -305,17 +236,17 @@ def iter_units(
             continue
         path = item.path
         if path is None:
-            yield from _stdin_units(stdin, item, claims)
+            yield from stdin_units(stdin, item, claims, limit)
         elif suffix(item.name) not in JSONL_SUFFIXES:
             yield RawUnit(item.name, None, path=path, hint=item.hint)
-        elif claims is not None and _claimed(path, claims):
+        elif claims is not None and _claimed(path, claims, limit):
             yield SessionFile(item.name, path, item.hint)
         elif isinstance(path, RemoteFile):
             yield LineRange(item.name, path, 0, -1, 1, item.hint)
         elif range_bytes > 0 and joined is not None and _alone(items, index):
-            yield from line_ranges(path, item.name, range_bytes, joined, item.hint)
+            yield from line_ranges(path, item.name, range_bytes, joined, item.hint, limit=limit)
         else:
-            yield from _jsonl_units(item, None)
+            yield from _jsonl_units(item, None, limit)
 
 
 def _alone(items: list[Entry | Failure], index: int) -> bool:
@@ -333,17 +264,21 @@ def _name(item: Entry | Failure) -> str:
 
 
 def decode_unit(
-    unit: RawUnit, keep_text: bool = False, readers: FileReaders | None = None
+    unit: RawUnit,
+    keep_text: bool = False,
+    readers: FileReaders | None = None,
+    limit: int = DEFAULT_MAX_INPUT_BYTES,
 ) -> list[Document | Failure]:
-    """Decode one unit into its documents; a Failure (with the JSONL line, if any) for each
-    part that is not valid JSON. A whole file whose suffix has one of `readers` is decoded
-    by it instead (never from standard input, which has no name to tell)."""
+    """Decode one unit into its documents (a file read within `limit` bytes); a Failure
+    (with the JSONL line, if any) for each part that is not valid JSON. A whole file whose
+    suffix has one of `readers` is decoded by it instead (never from standard input,
+    which has no name to tell)."""
     name = unit.source_path
     data = unit.data
     if data is None:
         assert unit.path is not None
         try:
-            data = read_whole(unit.path)
+            data = read_whole(unit.path, limit)
         except OSError as exc:
             return [_cannot_read(name, exc)]
     if unit.line is not None:

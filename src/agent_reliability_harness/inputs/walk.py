@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from ..errors import InputError
-from ..io import STDIN, STDIN_NAME, TRACE_SUFFIXES, Failure, display_path
+from ..io import STDIN, STDIN_NAME, TRACE_SUFFIXES, Failure, display_path, shown_name
+from ..reading import not_regular
 from .remote import RemoteFile, expand_url, is_url
 
 # A local file is named by its path as given (a str: cheaper than a Path per file).
@@ -80,15 +83,17 @@ def _url_entries(raw: str, wanted: tuple[str, ...]) -> list[_Found | Failure]:
 
 def _local_entries(raw: str, wanted: tuple[str, ...], cwd: str | None) -> list[_Found | Failure]:
     name = display_path(raw, cwd)
+    if not raw:
+        return [Failure(name, "empty path (name a file, a directory, or - for standard input)")]
     try:
-        is_dir = os.path.isdir(raw)
-        exists = is_dir or os.path.exists(raw)
-    except ValueError:  # an embedded NUL byte
-        exists = False
-    if not exists:
+        mode: int | None = os.stat(raw).st_mode
+    except (OSError, ValueError):  # ValueError: an embedded NUL byte
+        mode = None
+    if mode is None:
         return [Failure(name, "no such file or directory")]
-    if not is_dir:
-        return [(name, raw, name)]
+    if not stat.S_ISDIR(mode):
+        why = not_regular(mode)  # refused up front: a device or a pipe may never end
+        return [Failure(name, f"cannot read: {why}")] if why else [(name, raw, name)]
     # Names are joined, not looked up per file (no getcwd per file); only a directory
     # above the working directory needs each file's own display_path.
     shown_base = "" if name == "." else name if name.endswith("/") else name + "/"
@@ -99,13 +104,14 @@ def _local_entries(raw: str, wanted: tuple[str, ...], cwd: str | None) -> list[_
     )
     top = raw if raw.endswith("/") else raw + "/"
     out: list[_Found | Failure] = []
-    for rel, problem in _walk(raw, wanted):
+    for rel, problem in _walk(raw, wanted, shown_base or "./"):
+        shown_rel = shown_name(rel)
         if problem is not None:
-            out.append(Failure(shown_base + rel if rel else name, problem))
+            out.append(Failure(shown_base + shown_rel if rel else name, problem))
             continue
         path = top + rel
-        shown = display_path(path, cwd) if above_cwd else shown_base + rel
-        out.append((shown, path, rel))
+        shown = display_path(path, cwd) if above_cwd else shown_base + shown_rel
+        out.append((shown, path, shown_rel))
     if not out:
         out.append(Failure(name, f"directory contains no {_listing(wanted)} files"))
     return out
@@ -116,14 +122,17 @@ def _listing(wanted: tuple[str, ...]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def _walk(top: str, wanted: tuple[str, ...]) -> list[tuple[str, str | None]]:
+def _walk(top: str, wanted: tuple[str, ...], shown: str) -> list[tuple[str, str | None]]:
     """(relative path "a/b.json", None) for each wanted file under `top`, and (relative
-    path of the directory, problem) for each that cannot be listed (never skipped
-    silently), in the order of their path components. Real subdirectories are entered,
-    symlinked ones not; symlinked files are kept. One scandir per directory, no stat
-    per regular file."""
+    path, problem) for each entry that cannot be read (never skipped silently), in the
+    order of their path components. One scandir per directory, no stat per regular file.
+
+    Real subdirectories are entered, symlinked ones not (their files are read where they
+    are, when that is inside `top`). A symlink is followed only to a regular file inside
+    `top`; one that dangles, or leads outside `top` or to a device or pipe, is reported."""
     found: list[tuple[list[str], str, str | None]] = []
     pending: list[tuple[str, str]] = [(top, "")]
+    inside = _Inside(top, shown)
     while pending:
         directory, prefix = pending.pop()
         try:
@@ -132,8 +141,10 @@ def _walk(top: str, wanted: tuple[str, ...]) -> list[tuple[str, str | None]]:
                     rel = prefix + entry.name
                     if _is_real_dir(entry):
                         pending.append((entry.path, rel + "/"))
-                    elif _wanted(entry.name, wanted) and _is_file(entry):
-                        found.append((rel.split("/"), rel, None))
+                        continue
+                    problem = _problem(entry, _wanted(entry.name, wanted), inside)
+                    if problem is not False:
+                        found.append((rel.split("/"), rel, problem))
         except OSError as exc:
             rel = prefix[:-1]
             found.append(
@@ -141,6 +152,47 @@ def _walk(top: str, wanted: tuple[str, ...]) -> list[tuple[str, str | None]]:
             )
     found.sort(key=lambda item: item[0])
     return [(rel, problem) for _, rel, problem in found]
+
+
+class _Inside:
+    """Whether a path resolves to somewhere inside the walked directory."""
+
+    def __init__(self, top: str, shown: str) -> None:
+        self.shown = shown  # the directory as reports show it
+        self.real = os.path.join(os.path.realpath(top), "")
+
+    def __call__(self, path: str) -> bool:
+        return os.path.join(os.path.realpath(path), "").startswith(self.real)
+
+
+def _problem(entry: os.DirEntry[str], wanted: bool, inside: _Inside) -> str | Literal[False] | None:
+    """What to do with a directory entry that is not a real subdirectory: None to read it,
+    a problem to report, False to pass it over (not a trace file, or a symlinked
+    directory whose files are read where they are)."""
+    try:
+        if not entry.is_symlink():
+            if not wanted:
+                return False
+            if entry.is_file(follow_symlinks=False):
+                return None
+            return f"cannot read: {not_regular(entry.stat(follow_symlinks=False).st_mode)}"
+        if not os.path.exists(entry.path):
+            return "no such file or directory (a dangling symlink)" if wanted else False
+        target_dir = os.path.isdir(entry.path)
+        if not wanted and not target_dir:
+            return False
+        if not inside(entry.path):
+            kind = "directory" if target_dir else "file"
+            return (
+                f"not read: a symlink to a {kind} outside {inside.shown} "
+                "(symlinks are followed only within the directory given)"
+            )
+        if target_dir:
+            return False
+        why = not_regular(os.stat(entry.path).st_mode)
+    except OSError as exc:
+        return f"cannot read: {exc.strerror or exc}" if wanted else False
+    return None if why is None else f"cannot read: {why}"
 
 
 def _wanted(name: str, suffixes: tuple[str, ...]) -> bool:
@@ -154,13 +206,6 @@ def _wanted(name: str, suffixes: tuple[str, ...]) -> bool:
 def _is_real_dir(entry: os.DirEntry[str]) -> bool:
     try:
         return entry.is_dir(follow_symlinks=False)
-    except OSError:
-        return False
-
-
-def _is_file(entry: os.DirEntry[str]) -> bool:
-    try:
-        return entry.is_file()
     except OSError:
         return False
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, ReportError
-from ..io import decode_bytes, decode_json, display_path, read_bytes
+from ..io import decode_bytes, decode_json, display_path
+from ..reading import read_input
 from .common import (
     SUPPORTED_MAJOR,
     Severity,
@@ -293,9 +294,9 @@ def load_report(path: str | Path) -> RunReport:
     """Read a JSON report file (a baseline or a candidate); ReportError naming file and field."""
     name = display_path(path)
     try:
-        data = read_bytes(path)
-    except OSError as exc:
-        raise ReportError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        data = read_input(path)
+    except InputError as exc:
+        raise ReportError(f"{name}: {exc}") from None
     return read_report(data, name)
 
 

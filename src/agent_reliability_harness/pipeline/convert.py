@@ -19,12 +19,17 @@ Converted = tuple[str, list[Any], str | None]
 
 
 def convert(
-    paths: Iterable[str], fmt: str, identity: Identity | None = None, stdin: Any = None
+    paths: Iterable[str],
+    fmt: str,
+    identity: Identity | None = None,
+    stdin: Any = None,
+    limit: int | None = None,
 ) -> Iterator[Converted]:
     """Every input document's canonical traces, in input order, or the problem with it."""
-    reader = Reader(fmt, identity)
-    units = input_units(paths, RunOptions(fmt=fmt, identity=identity), stdin)
-    for piece in coalesce(unit_documents(units)):
+    options = RunOptions(fmt=fmt, identity=identity, max_input_bytes=limit)
+    reader = Reader(fmt, identity, limit=options.input_limit())
+    units = input_units(paths, options, stdin)
+    for piece in coalesce(unit_documents(units, reader.limit)):
         if isinstance(piece, SessionFile):
             yield from _session(reader, piece)
         else:

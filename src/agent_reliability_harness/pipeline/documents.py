@@ -30,10 +30,11 @@ from ..inputs import (
     session_lines,
     stem,
 )
-from ..io import Document, Failure, decode_json_bytes, read_small, start_line
+from ..io import Document, Failure, decode_json_bytes, start_line
 from ..models.report import InputFailure
 from ..models.trace import Trace, decode_trace_json, parse_trace
 from ..positions import locate_traces
+from ..reading import DEFAULT_MAX_INPUT_BYTES, read_local
 
 # Canonical trace files from this size up are read a chunk of steps at a time. Below it,
 # reading the file whole is as fast and the trace is small enough to hold.
@@ -156,7 +157,9 @@ def _joined_batch(kind: str | None, batch: list[Hinted]) -> Hinted:
     return Hinted(Document(first.source_path, merged, start_line=first.start_line), batch[0].hint)
 
 
-def unit_documents(units: Iterable[Unit]) -> Iterator[Hinted | InputFailure | SessionFile]:
+def unit_documents(
+    units: Iterable[Unit], limit: int = DEFAULT_MAX_INPUT_BYTES
+) -> Iterator[Hinted | InputFailure | SessionFile]:
     """Every document of the units, decoded (no fast path), with its file's name hint;
     session files are passed on whole. For `arh convert`; coalesce() them."""
     for unit in units:
@@ -165,12 +168,12 @@ def unit_documents(units: Iterable[Unit]) -> Iterator[Hinted | InputFailure | Se
         elif isinstance(unit, SessionFile):
             yield unit
         else:
-            parts = read_line_range(unit) if isinstance(unit, LineRange) else (unit,)
+            parts = read_line_range(unit, limit) if isinstance(unit, LineRange) else (unit,)
             for part in parts:
                 if isinstance(part, Failure):
                     yield InputFailure(part.source_path, part.message, line=part.line)
                     continue
-                for document in decode_unit(part, readers=adapters.FILE_READERS):
+                for document in decode_unit(part, readers=adapters.FILE_READERS, limit=limit):
                     if isinstance(document, Failure):
                         yield InputFailure(
                             document.source_path, document.message, line=document.line
@@ -180,7 +183,8 @@ def unit_documents(units: Iterable[Unit]) -> Iterator[Hinted | InputFailure | Se
 
 
 class Reader:
-    """Turns units into Items; one per worker. `size` counts the input bytes read."""
+    """Turns units into Items; one per worker. `size` counts the input bytes read; no input
+    is held beyond `limit` bytes (io.max_input_bytes)."""
 
     def __init__(
         self,
@@ -188,8 +192,10 @@ class Reader:
         identity: Identity | None = None,
         with_positions: bool = False,
         stream_big: bool = False,
+        limit: int = DEFAULT_MAX_INPUT_BYTES,
     ) -> None:
         self.fmt = fmt
+        self.limit = limit
         self.identity = identity
         self.with_positions = with_positions
         # Canonical traces may skip the dict stage (models.trace.decode_trace_json) when
@@ -213,7 +219,7 @@ class Reader:
     def _pieces(self, units: Iterable[Unit | RawUnit]) -> Iterator[Any]:
         for unit in units:
             if isinstance(unit, LineRange):
-                yield from self._pieces(read_line_range(unit))
+                yield from self._pieces(read_line_range(unit, self.limit))
             elif isinstance(unit, Failure):
                 yield InputFailure(unit.source_path, unit.message, line=unit.line)
             elif isinstance(unit, SessionFile):
@@ -244,12 +250,12 @@ class Reader:
             binary = _binary(unit.source_path)
             try:
                 if self.stream_big and isinstance(path, str) and not binary:
-                    data = read_small(path, STREAM_MIN_BYTES)
+                    data = read_local(path, self.limit, STREAM_MIN_BYTES)
                     if data is None:
                         yield BigFile(unit)
                         return
                 else:
-                    data = read_whole(path)
+                    data = read_whole(path, self.limit)
             except OSError as exc:
                 yield InputFailure(unit.source_path, f"cannot read: {exc.strerror or exc}")
                 return
@@ -271,7 +277,7 @@ class Reader:
                 return
         whole = RawUnit(unit.source_path, data, path=unit.path)
         del data
-        for document in decode_unit(whole, self.with_positions, adapters.FILE_READERS):
+        for document in decode_unit(whole, self.with_positions, adapters.FILE_READERS, self.limit):
             if isinstance(document, Failure):
                 yield InputFailure(document.source_path, document.message, line=document.line)
             else:
@@ -347,7 +353,7 @@ class Reader:
         yield first[0], candidates
 
     def _plain_lines(self, unit: SessionFile) -> Iterator[InputFailure | Hinted]:
-        for item in session_lines(unit):
+        for item in session_lines(unit, self.limit):
             if isinstance(item, Failure):
                 yield InputFailure(item.source_path, item.message, line=item.line)
                 continue
@@ -360,7 +366,7 @@ class Reader:
     def _session_values(
         self, unit: SessionFile, failures: list[InputFailure]
     ) -> Iterator[tuple[int, Any]]:
-        for item in session_lines(unit):
+        for item in session_lines(unit, self.limit):
             if isinstance(item, Failure):
                 failures.append(InputFailure(item.source_path, item.message, line=item.line))
                 continue

@@ -12,6 +12,7 @@ from ..models.policy import Policy
 from ..models.report import Section, TraceReport
 from ..models.task_ids import TaskIds
 from ..models.trace import Step, Trace
+from ..reading import DEFAULT_MAX_INPUT_BYTES
 from ..scoring import DEFAULT_FAIL_UNDER
 
 
@@ -94,6 +95,7 @@ class WorkPlan:
     fmt: str = AUTO
     identity: Identity | None = None
     needs: Needs = Needs()
+    max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES  # what one input may hold (io.py)
     task_ids: TaskIds | None = None  # --task-id-from, applied to each trace before routing
 
 

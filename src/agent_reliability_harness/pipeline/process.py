@@ -23,7 +23,9 @@ class UnitProcessor:
     def __init__(self, plan: WorkPlan) -> None:
         self.plan = plan
         self.router = Router(plan.policies, plan.fail_under)
-        self.reader = Reader(plan.fmt, plan.identity, plan.needs.positions, stream_big=True)
+        self.reader = Reader(
+            plan.fmt, plan.identity, plan.needs.positions, True, plan.max_input_bytes
+        )
         self.task_ids = plan.task_ids
 
     def process_all(self, units: Iterable[Unit]) -> Partial:
@@ -61,7 +63,7 @@ class UnitProcessor:
         if streamed:
             return
         try:
-            data = read_whole(unit.path)
+            data = read_whole(unit.path, self.plan.max_input_bytes)
         except OSError as exc:
             builder.fail(InputFailure(unit.source_path, f"cannot read: {exc.strerror or exc}"))
             return

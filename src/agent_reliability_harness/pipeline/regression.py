@@ -8,13 +8,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..compare import Comparison, GateOptions, check_unique_ids, compare
-from ..errors import ReportError
+from ..errors import InputError, ReportError
 from ..inputs import RemoteFile
 from ..inputs.remote import open_remote
-from ..io import display_path, is_url, read_bytes
+from ..io import display_path, is_url
 from ..models.baseline import read_report
 from ..models.policy import Policy
 from ..models.report import RunReport, Section
+from ..reading import max_input_bytes, read_input, read_stream
 from ..render import Renderer, RenderOptions, get_renderer
 from .executors import Executor
 from .partial import Sink
@@ -27,21 +28,26 @@ if TYPE_CHECKING:  # the HTML report's code is imported only when a page is writ
 EMPTY_CANDIDATE = "no traces found in the given paths: every baseline trace counts as removed"
 
 
-def read_run_report(path: str, stdin: Any = None) -> tuple[RunReport, bytes]:
-    """A report file (`-`: standard input) and its bytes; ReportError naming file and field."""
+def read_run_report(
+    path: str, stdin: Any = None, limit: int | None = None
+) -> tuple[RunReport, bytes]:
+    """A report file (`-`: standard input) and its bytes, within the input limit;
+    ReportError naming file and field."""
     name = display_path(path)
     try:
-        data = _read_url(path) if is_url(path) else read_bytes(path, stdin)
-    except OSError as exc:
+        data = _read_url(path, limit) if is_url(path) else read_input(path, stdin, limit)
+    except OSError as exc:  # behind a URL
         raise ReportError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    except InputError as exc:
+        raise ReportError(f"{name}: {exc}") from None
     return read_report(data, name), data
 
 
-def _read_url(url: str) -> bytes:
-    """A report named by URL (s3://..., through fsspec, as trace inputs are read)."""
+def _read_url(url: str, limit: int | None) -> bytes:
+    """A report named by URL (s3://..., through fsspec, as trace inputs are read), within
+    the input limit."""
     with open_remote(RemoteFile(url)) as handle:
-        data: bytes = handle.read()
-    return data
+        return read_stream(handle, max_input_bytes() if limit is None else limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +95,9 @@ def validate_candidate(
     return Candidate(collector.run, ok, bodies=bodies)
 
 
-def given_candidate(path: str, stdin: Any = None) -> Candidate:
+def given_candidate(path: str, stdin: Any = None, limit: int | None = None) -> Candidate:
     """A candidate given as a report file."""
-    report, data = read_run_report(path, stdin)
+    report, data = read_run_report(path, stdin, limit)
     return Candidate(report, True, data.decode("utf-8-sig"))
 
 

@@ -15,6 +15,7 @@ from ..io import Failure
 from ..models.policy import Policy
 from ..models.report import POLICY_SEPARATOR, Section
 from ..models.task_ids import TaskIds
+from ..reading import max_input_bytes
 from ..scoring import DEFAULT_FAIL_UNDER
 from . import executors
 from .documents import claims_for, lines_joined
@@ -34,6 +35,12 @@ class RunOptions:
     allow_empty: bool = False  # a run with no trace at all (empty directories too) passes
     task_ids: TaskIds | None = None  # --task-id-from: task ids from the trace ids
     repeated: bool = False  # --repeated: the `tasks` section even with one run per task
+    # The most bytes one input may hold in memory (None: io.max_input_bytes(), i.e.
+    # $ARH_MAX_INPUT_BYTES or the default); a bigger one is an input error.
+    max_input_bytes: int | None = None
+
+    def input_limit(self) -> int:
+        return self.max_input_bytes if self.max_input_bytes is not None else max_input_bytes()
 
 
 def run_policy_id(policies: Sequence[Policy]) -> str:
@@ -48,7 +55,13 @@ def make_plan(policies: Sequence[Policy], options: RunOptions, sinks: Sequence[S
         sections = tuple(FORCED_TASKS if s.key == FORCED_TASKS.key else s for s in sections)
     needs = combine([sink.needs for sink in sinks], sections)
     return WorkPlan(
-        tuple(policies), options.fail_under, options.fmt, options.identity, needs, options.task_ids
+        tuple(policies),
+        options.fail_under,
+        options.fmt,
+        options.identity,
+        needs,
+        max_input_bytes=options.input_limit(),
+        task_ids=options.task_ids,
     )
 
 
@@ -65,6 +78,7 @@ def input_units(
         executors.CHUNK_BYTES if ranges else 0,
         lines_joined if ranges else None,
         claims_for(options.fmt),
+        limit=options.input_limit(),
     )
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
-from ..io import STDIN, Spool, write_atomic
+from ..atomic import STDOUT, Spool, write_atomic
 from ..models.report import InputFailure, RunReport, TraceReport
 from ..render import Renderer, RenderOptions
 from ..render.console import summary_text, trace_text, unmapped_items
@@ -135,7 +135,7 @@ class ConsoleSink:
 
 def write_output(target: str, pieces: Iterable[str], out: TextIO, messages: Messages) -> bool:
     """Write an output file atomically (`-`: `out`); reports a failure and returns False."""
-    if target == STDIN:
+    if target == STDOUT:
         for piece in pieces:
             out.write(piece)
         return True

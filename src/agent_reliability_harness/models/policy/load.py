@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ... import io
+from ... import io, reading
 from ...errors import InputError, PolicyError
 from ..common import type_name
 from .compose import MAX_DEPTH, merge_chain, too_deep
@@ -77,7 +77,7 @@ def load_policies(
     loaded: list[LoadedPolicy] = []
     for raw in paths:
         try:
-            files = io.list_files(raw, POLICY_SUFFIXES)
+            files = reading.list_files(raw, POLICY_SUFFIXES)
         except InputError as exc:
             raise PolicyError(f"invalid policy {io.display_path(raw)}: {exc}") from None
         if files is not None and not files:
@@ -132,12 +132,14 @@ def _extends(value: Any) -> list[str]:
         raise err(
             "extends", f"must be a file path or a list of file paths (got {type_name(value)})"
         )
+    if any("\0" in p for p in paths):
+        raise err("extends", "a file path cannot hold a NUL byte")
     return paths
 
 
 def _decode(path: str, notes: Notes) -> dict[str, Any]:
     """One policy file as an object (JSON, or YAML by its suffix)."""
-    text = io.decode_bytes(io.read_file(path))
+    text = io.decode_bytes(reading.read_input(path))
     yaml = os.path.splitext(path)[1] in YAML_SUFFIXES
     value = decode_yaml(text) if yaml else io.decode_json(text)
     if not isinstance(value, dict):
