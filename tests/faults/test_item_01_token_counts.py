@@ -52,6 +52,8 @@ def _poison(value: Any) -> int:
 def _poisoned_fixture(fmt: str) -> tuple[str, bytes] | None:
     """The first fixture of a format that records token counts, with all of them 10^309."""
     for path in sorted((FIXTURES / fmt).iterdir()):
+        if path.suffix not in (".json", ".jsonl"):
+            continue  # binary twins (.eval, .pb, .binpb) of JSON fixtures
         text = path.read_text(encoding="utf-8")
         if path.suffix == ".jsonl":
             lines = [json.loads(line) for line in text.splitlines() if line.strip()]
