@@ -41,3 +41,14 @@ def test_validate_imports_only_its_formats(tmp_path: object) -> None:
     assert f"{PACKAGE}.render.json_" in loaded  # console and JSON are what a run writes
     with_md = _loaded([*base, "--quiet", "--md-out", "-"])
     assert f"{PACKAGE}.render.markdown" in with_md and f"{PACKAGE}.render.sarif" not in with_md
+
+
+def test_canonical_v1_run_imports_no_v11_machinery() -> None:
+    """A v1 policy over canonical traces needs no trajectory matcher, value index,
+    repeated-run statistics, inference, YAML or hashing (they are imported when a policy
+    or a run asks for them)."""
+    base = ["validate", "--policy", str(SAMPLES / "policy.json"), str(SAMPLES / "traces")]
+    loaded = _loaded([*base, "--quiet", "--jobs", "1"])
+    for package in ("trajectory", "dataflow", "stats", "infer"):
+        assert not {m for m in loaded if m.startswith(f"{PACKAGE}.{package}")}, package
+    assert not {"yaml", "hashlib", "_hashlib"} & loaded

@@ -8,35 +8,51 @@ task has two or more runs, or the run asked for it (`--repeated`, FORCED_TASKS).
 from __future__ import annotations
 
 import functools
+from typing import TYPE_CHECKING
 
 from ..models.report import Section
-from ..stats import TaskTally, any_repeated, summarize
 from .plan import Accumulator, SectionSpec, TraceView, register_section
+
+if TYPE_CHECKING:
+    from ..stats import TaskTally
 
 KEY = "tasks"
 
 
 class TaskAccumulator:
     """Runs, passed runs and fired rules per task_id; traces without one are not counted.
-    Memory: one counter per task and per (task, fired rule)."""
+    Memory: one counter per task and per (task, fired rule). The tally (and stats/) is
+    made on the first task_id: a run without any imports none of it."""
 
     def __init__(self, forced: bool = False) -> None:
         self.forced = forced
-        self.tally = TaskTally()
+        self.tally: TaskTally | None = None
+
+    def _tally(self) -> TaskTally:
+        if self.tally is None:
+            from ..stats import TaskTally  # noqa: PLC0415
+
+            self.tally = TaskTally()
+        return self.tally
 
     def add(self, view: TraceView) -> None:
         report = view.report
         if report.task_id is None:
             return
         fired = [f.rule_id for f in report.findings if f.rule_id]
-        self.tally.add(report.task_id, report.passed, fired)
+        self._tally().add(report.task_id, report.passed, fired)
 
     def merge(self, later: Accumulator) -> None:
         assert isinstance(later, TaskAccumulator)
-        self.tally.merge(later.tally)
+        if later.tally is not None:
+            self._tally().merge(later.tally)
 
     def finish(self) -> Section | None:
-        stats = self.tally.stats()
+        if self.tally is None and not self.forced:
+            return None  # no task_id seen: no task has two runs
+        from ..stats import any_repeated, summarize  # noqa: PLC0415
+
+        stats = self._tally().stats()
         if not (self.forced or any_repeated(stats)):
             return None
         summary = summarize(stats).to_json()

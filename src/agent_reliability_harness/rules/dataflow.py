@@ -7,18 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..dataflow import (
-    DataflowOptions,
-    GroundedResult,
-    Marker,
-    Screen,
-    SinkResult,
-    SourceStore,
-    TaintedArgument,
-    TaintedUnit,
-)
 from ..models.common import Category, Severity, Status, StepType
 from ..models.policy import ArgSpec, Policy
 from ..models.trace import Step
@@ -26,6 +16,16 @@ from ..patterns import PatternSet
 from ._effective_status import call_failed, failed_by_output
 from .base import Hit, RuleContext, RuleResult, RuleState, brief, rule
 from .facts import TraceFacts
+
+if TYPE_CHECKING:  # the value index is imported when a policy asks for data flow
+    from ..dataflow import (
+        DataflowOptions,
+        GroundedResult,
+        Screen,
+        SinkResult,
+        TaintedArgument,
+        TaintedUnit,
+    )
 
 FLOW = Category.FLOW
 ERROR = Severity.ERROR
@@ -71,6 +71,8 @@ def _grounded_specs(policy: Policy) -> dict[str, tuple[tuple[str, ArgSpec], ...]
 
 
 def compile_flow(policy: Policy) -> FlowPlan:
+    from ..dataflow import DataflowOptions, Marker, Screen  # noqa: PLC0415
+
     flow = policy.dataflow
     to_sink = flow.untrusted_to_sink
     markers = tuple(Marker(s.pattern, s) for s in flow.untrusted_if) if to_sink else ()
@@ -129,6 +131,8 @@ class _Flow:
     __slots__ = ("fed", "grounded", "index", "plan", "result")
 
     def __init__(self, plan: FlowPlan) -> None:
+        from ..dataflow import SourceStore  # noqa: PLC0415
+
         self.plan = plan
         self.index = SourceStore(plan.options, plan.screen)
         self.fed = 0

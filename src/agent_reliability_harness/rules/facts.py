@@ -6,7 +6,6 @@ stays linear in the number of steps.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Sequence
 from decimal import Decimal
@@ -318,7 +317,10 @@ _LONG_IDENTITY = 64
 def _digest(identity: str) -> str:
     """A stand-in for a long argument identity: `#` and its BLAKE2b-128 digest in hex. No
     identity starts with `#` (it is a JSON object), and two different identities share
-    a digest with a probability of about 2**-128 per pair."""
+    a digest with a probability of about 2**-128 per pair. (hashlib is imported here: few
+    runs have such identities, and its import costs more than a small trace's checks.)"""
+    import hashlib  # noqa: PLC0415
+
     return (
         "#" + hashlib.blake2b(identity.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
     )

@@ -7,25 +7,18 @@ from __future__ import annotations
 import json
 from collections.abc import Container, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..models.common import Category, Severity, Status
 from ..models.policy import ExpectedCall as PolicyEntry
 from ..models.policy import Policy
 from ..patterns import PatternSet
-from ..trajectory import (
-    ArgumentsMatch,
-    ExpectedCall,
-    MatchMode,
-    MissingCall,
-    TrajectoryMatcher,
-    TrajectoryResult,
-    TrajectorySpec,
-    json_equal,
-)
 from ._effective_status import failed_by_output
 from .base import MAX_FINDINGS, Hit, RuleContext, RuleResult, RuleState, brief, rule
 from .facts import TraceFacts
+
+if TYPE_CHECKING:  # the matcher is imported when a policy has a trajectory section
+    from ..trajectory import MissingCall, TrajectoryResult, TrajectorySpec
 
 SEQUENCE = Category.SEQUENCE
 ERROR = Severity.ERROR
@@ -50,6 +43,8 @@ class TrajectoryPlan:
 
 
 def compile_trajectory(policy: Policy) -> TrajectoryPlan:
+    from ..trajectory import ArgumentsMatch, ExpectedCall, MatchMode, TrajectorySpec  # noqa: PLC0415
+
     section = policy.trajectory
     assert section is not None
     spec = TrajectorySpec(
@@ -80,6 +75,8 @@ class _Matching:
     __slots__ = ("failed", "fed", "matcher", "plan", "result")
 
     def __init__(self, plan: TrajectoryPlan) -> None:
+        from ..trajectory import TrajectoryMatcher  # noqa: PLC0415
+
         self.plan = plan
         self.matcher = TrajectoryMatcher(plan.spec, keep_labels=plan.spec.match.forbids_extras)
         self.fed = 0  # steps fed so far
@@ -257,6 +254,8 @@ def _missing_hit(matching: _Matching, miss: MissingCall) -> Hit:
 def _differences(entry: PolicyEntry, arguments: Mapping[str, Any], spec: TrajectorySpec) -> str:
     """The argument names that keep a call from fitting an entry, as a short list
     (empty when it fits): missing, different, and (exact) not expected."""
+    from ..trajectory import ArgumentsMatch, json_equal  # noqa: PLC0415
+
     expected = entry.compared_arguments
     mode = entry.arguments_match
     if expected is None or mode.value == ArgumentsMatch.IGNORE.value:
