@@ -140,6 +140,33 @@ def test_compare_with_traces_has_timelines(tmp_path: Path) -> None:
     assert jobs.read_text() == text
 
 
+def test_one_trace_id_under_two_policies_keeps_both_timelines(tmp_path: Path) -> None:
+    """Compare matches per (trace_id, policy_id) when a run is judged by several policies:
+    each of the two traces named "t" keeps its own trajectory on the page."""
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    policies = []
+    for workflow, tool in (("a", "alpha_tool"), ("b", "beta_tool")):
+        trace = make_trace(tool_call("s1", tool, {}, output="ok"), response("s2", "done"))
+        trace.update(trace_id="t", workflow=workflow)
+        (traces / f"{workflow}.json").write_text(json.dumps(trace))
+        policy = tmp_path / f"p{workflow}.json"
+        rules = {"policy_id": f"p{workflow}", "allow_unlisted_tools": True}
+        policy.write_text(json.dumps(rules | {"applies_to": {"workflow": [workflow]}}))
+        policies += ["--policy", str(policy)]
+    baseline, target = tmp_path / "base.json", tmp_path / "c.html"
+    _cli(["validate", *policies, str(traces), "--json-out", str(baseline), "--quiet"])
+    code, _, err = _cli(["compare", "--baseline", str(baseline), *policies, str(traces),
+                         "--html-out", str(target), "--quiet"])  # fmt: skip
+    assert (code, err) == (0, "")
+    tools = {}
+    for row, block in zip(_index(target.read_text())["traces"], _blocks(target.read_text()),
+                          strict=True):  # fmt: skip
+        tools[row["policy"]] = json.dumps(block["trace"]["steps"])
+    assert "alpha_tool" in tools["pa"] and "beta_tool" not in tools["pa"]
+    assert "beta_tool" in tools["pb"] and "alpha_tool" not in tools["pb"]
+
+
 def test_compare_from_reports_says_it_has_no_traces(tmp_path: Path) -> None:
     baseline, candidate, target = tmp_path / "b.json", tmp_path / "c.json", tmp_path / "c.html"
     for side, out in (("baseline", baseline), ("candidate", candidate)):

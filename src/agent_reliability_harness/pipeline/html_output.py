@@ -112,7 +112,9 @@ def html_sink(renderer: Renderer, target: str, context: OutputContext) -> HtmlRu
 
 class TraceBodies:
     """The candidate traces' embedded bodies, spooled to a temporary file as they come,
-    looked up by trace id once the comparison is known (memory: one offset per trace)."""
+    looked up by (trace id, policy id) once the comparison is known (memory: one offset
+    per trace). The policy is part of the key because compare matches per policy when a
+    run was judged by several, and one trace_id may then be two traces."""
 
     def __init__(self, limits: EmbedLimits | None = None) -> None:
         self.limits = limits or LIMITS
@@ -123,22 +125,23 @@ class TraceBodies:
         )
         self.needs = Needs(pieces=(piece,), keep_reports=True)
         self.file: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - closed in close()
-        self.where: dict[str, tuple[int, int]] = {}
+        self.where: dict[tuple[str, str], tuple[int, int]] = {}
 
     def add(self, partial: Partial) -> None:
         for report, body in zip(partial.reports, partial.pieces[BODY_PIECE], strict=True):
             if not body:
                 continue
             data = body.encode("utf-8")
-            self.where[report.trace_id] = (self.file.tell(), len(data))
+            self.where[report.trace_id, report.policy_id] = (self.file.tell(), len(data))
             self.file.write(data)
 
     def finish(self, result: RunResult) -> bool:
         return True
 
-    def get(self, trace_id: str) -> str | None:
-        """The body of the candidate trace `trace_id` (None: not embedded)."""
-        found = self.where.get(trace_id)
+    def get(self, trace_id: str, policy_id: str) -> str | None:
+        """The body of the candidate trace `trace_id` judged by `policy_id` (None: not
+        embedded)."""
+        found = self.where.get((trace_id, policy_id))
         if found is None:
             return None
         self.file.seek(found[0])
@@ -154,7 +157,8 @@ def compare_pieces(
     """The compare page with the candidate's trajectories, in pieces."""
     writer = HtmlCompareWriter(None, options, bodies.limits)
     for item in comparison.traces:
-        body = bodies.get(item.trace_id) if item.candidate is not None else None
+        candidate = item.candidate
+        body = None if candidate is None else bodies.get(item.trace_id, candidate.policy_id)
         writer.add(item, None, body)
     return writer.page(
         comparison.gate,
