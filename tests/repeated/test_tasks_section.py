@@ -6,6 +6,7 @@ rates the seeds imply; on automatically with repeated runs, forced by --repeated
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from fractions import Fraction
 from pathlib import Path
@@ -227,3 +228,20 @@ def test_the_samples_are_what_the_generator_writes(tmp_path: Path) -> None:
         for e, f in zip(expected["baseline"].values(), expected["candidate"].values(), strict=True)
     ]
     assert passed == [(7, 2), (5, 4), (4, 1)]  # the acceptance scenario of issue 16
+
+
+def test_junit_task_suites_name_several_policies_as_the_run_suite_does() -> None:
+    from agent_reliability_harness.api import validate  # noqa: PLC0415
+    from agent_reliability_harness.render import RenderOptions, junit  # noqa: PLC0415
+
+    policies = [
+        {"policy_id": p, "allow_unlisted_tools": True, "applies_to": {"workflow": [p]}}
+        for p in ("wa", "wb")
+    ]
+    runs = [
+        {"trace_id": f"r{i}", "agent_name": "a", "workflow": "wa", "task_id": "k", "steps": []}
+        for i in range(2)
+    ]
+    xml = junit.render_run(validate(runs, policies), RenderOptions())
+    names = re.findall(r'<testsuite name="([^"]*)"', xml)
+    assert names == ["arh policies wa, wb", "arh policies wa, wb task k"]

@@ -90,11 +90,16 @@ def _counts(reports: Sequence[TraceReport], errors: int) -> str:
     return f'tests="{tests}" failures="{failures}" errors="{errors}" skipped="0" time="0"'
 
 
+def _label(policy_id: str) -> str:
+    """How a suite names the run's policies: `policies a, b` for several, else the id."""
+    return policies_label(policy_id) if several(policy_id) else policy_id
+
+
 def _task_suite(
     report: RunReport, task: Mapping[str, Any], runs: list[TraceReport], version: str
 ) -> list[str]:
     """One task's runs as a testsuite: its counts are the task's n and n - c."""
-    name = xml_attr(f"arh {report.policy_id} task {task['task_id']}")
+    name = xml_attr(f"arh {_label(report.policy_id)} task {task['task_id']}")
     props = [("arh.policy_id", report.policy_id), ("arh.version", version)]
     props += suite_properties(task)
     lines = [f'  <testsuite name="{name}" {_counts(runs, 0)}>', "    <properties>"]
@@ -113,8 +118,7 @@ def render_run(report: RunReport, options: RenderOptions) -> str:
     errors = len(report.input_errors)
     counts = _counts(report.reports, errors)
     first = [report.reports[i] for i in loose]
-    label = policies_label(report.policy_id) if several(report.policy_id) else report.policy_id
-    suite = xml_attr(f"arh {label}")
+    suite = xml_attr(f"arh {_label(report.policy_id)}")
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<testsuites name="arh" {counts}>',
