@@ -294,18 +294,37 @@ class TraceFacts:
         if keyed is None:
             counts = self.counts if self.complete else None
             keyed = []
+            append = keyed.append
+            fast = _FAST_IDENTITY
             for index, step in self.calls:
                 tool = step.tool_name or ""
                 # A tool called once in the whole trace is a group of its own, whatever its
                 # arguments: its identity is never compared, so it is not computed ("" is no
                 # JSON text). Only a complete trace knows that.
                 if counts is not None and counts[tool] == 1:
-                    keyed.append((index, step, tool + "\0"))
+                    append((index, step, tool + "\0"))
                     continue
-                identity = argument_identity(step.arguments)
-                if counts is None and len(identity) > _LONG_IDENTITY:
-                    identity = _digest(identity)
-                keyed.append((index, step, f"{tool}\0{identity}"))
+                # argument_identity inlined: the fast path's UTF-8 bytes are kept, so that a
+                # long identity is digested without a round trip through str.
+                arguments = step.arguments
+                raw = None
+                if arguments and fast is not None and type(arguments) is dict:
+                    try:
+                        if _no_floats(arguments):
+                            raw = fast(arguments)
+                    except Exception:  # the general encoder gives the result or its error
+                        pass
+                if raw is None:
+                    identity = _IDENTITY.encode(arguments) if arguments else "{}"
+                    if counts is None:
+                        raw = identity.encode("utf-8", "surrogatepass")
+                        if len(raw) > _LONG_IDENTITY:
+                            identity = _digest(raw)
+                elif counts is None and len(raw) > _LONG_IDENTITY:
+                    identity = _digest(raw)
+                else:
+                    identity = raw.decode()
+                append((index, step, f"{tool}\0{identity}"))
             self.memo[_KEYED] = keyed
         return keyed
 
@@ -314,13 +333,19 @@ _KEYED = "facts.keyed_calls"
 _LONG_IDENTITY = 64
 
 
-def _digest(identity: str) -> str:
-    """A stand-in for a long argument identity: `#` and its BLAKE2b-128 digest in hex. No
-    identity starts with `#` (it is a JSON object), and two different identities share
-    a digest with a probability of about 2**-128 per pair. (hashlib is imported here: few
+def _digest(data: bytes) -> str:
+    """A stand-in for a long argument identity (its UTF-8 bytes, lone surrogates passed
+    through): `#` and its BLAKE2b-128 digest in hex. No identity starts with `#` (it is a
+    JSON object), and two different identities share a digest with a probability of
+    about 2**-128 per pair. Whether an identity is long is decided on those bytes, which
+    both encoders give alike for the same text. (hashlib is imported on first use: few
     runs have such identities, and its import costs more than a small trace's checks.)"""
-    import hashlib  # noqa: PLC0415
+    global _BLAKE2B  # noqa: PLW0603
+    if _BLAKE2B is None:
+        import hashlib  # noqa: PLC0415
 
-    return (
-        "#" + hashlib.blake2b(identity.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-    )
+        _BLAKE2B = hashlib.blake2b
+    return "#" + _BLAKE2B(data, digest_size=16).hexdigest()
+
+
+_BLAKE2B: Callable[..., Any] | None = None
