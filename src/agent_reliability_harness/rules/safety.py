@@ -15,6 +15,7 @@ from ..models.trace import Step
 from ..patterns import PatternSet
 from .base import Hit, RuleContext, RuleState, rule
 from .screen import PROBES, blob_count, quick_blob_count, screen_text
+from .status import string_values  # the same strings, in the same order, as _strings
 
 __all__ = ["blob_texts", "screen_text", "text_blobs"]
 
@@ -48,30 +49,15 @@ def text_blobs(step: Step) -> Iterator[tuple[str, str]]:
         yield "error", step.error
 
 
-def _string_values(value: Any, out: list[str]) -> None:
-    """The non-empty strings `_strings` yields, in the same order, without their paths."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is str or (kind is not dict and kind is not list and isinstance(item, str)):
-            if item:
-                out.append(item)
-        elif kind is dict or isinstance(item, dict):
-            stack.extend(reversed(item.values()))
-        elif kind is list or isinstance(item, list | tuple):
-            stack.extend(reversed(item))
-
-
 def blob_texts(step: Step) -> list[str]:
     """The texts of `text_blobs(step)`, in order."""
     out: list[str] = []
     if step.text:
         out.append(step.text)
     if step.arguments:
-        _string_values(step.arguments, out)
+        string_values(step.arguments, out)
     if step.output is not None:
-        _string_values(step.output, out)
+        string_values(step.output, out)
     if step.error:
         out.append(step.error)
     return out
