@@ -53,12 +53,18 @@ def write_atomic(target: str, pieces: Iterable[str]) -> None:
             for piece in pieces:
                 handle.write(piece)
         return
-    import tempfile  # noqa: PLC0415 - only when a report is written
-
     final = os.path.realpath(target)  # through a symlink: replace the file it names
     directory = os.path.dirname(final) or "."
-    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(final)}.", suffix=".tmp", dir=directory)
+    temp = ""
     try:
+        # The name is known before the file exists, so a signal that lands while it is
+        # being created (KeyboardInterrupt at any bytecode) still finds it to remove.
+        fd = -1
+        while fd < 0:
+            temp = os.path.join(directory, f".{os.path.basename(final)}.{os.urandom(6).hex()}.tmp")
+            fd = _create(temp)
+            if fd < 0:
+                temp = ""  # taken by another writer: not ours to remove
         with open(fd, "w", encoding="utf-8", newline="\n") as handle:
             for piece in pieces:
                 handle.write(piece)
@@ -67,10 +73,23 @@ def write_atomic(target: str, pieces: Iterable[str]) -> None:
         os.chmod(temp, _new_file_mode(final))
         os.replace(temp, final)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
+        if temp:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
         raise
     _fsync_directory(directory)
+
+
+_TEMPORARY_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+
+
+def _create(path: str) -> int:
+    """A new file at `path`, mode 0600 as mkstemp makes one (its final mode is set before
+    the rename); -1 when the name is taken."""
+    try:
+        return os.open(path, _TEMPORARY_FLAGS, 0o600)
+    except FileExistsError:
+        return -1
 
 
 def _new_file_mode(final: str) -> int:

@@ -122,3 +122,25 @@ def test_a_failed_write_keeps_the_old_report(
     assert err == f"error: {target}: cannot write: No space left on device\n"
     assert target.read_text() == OLD
     assert temporary_files(reports) == []
+
+
+def test_an_interrupt_as_the_temporary_file_is_created_leaves_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The narrowest window of the signal test above, made certain: Ctrl-C lands right
+    after the temporary file exists and before its descriptor is returned."""
+    from agent_reliability_harness import atomic  # noqa: PLC0415
+
+    real_open = os.open
+
+    def interrupted(path: str, flags: int, mode: int = 0o777) -> int:
+        os.close(real_open(path, flags, mode))
+        raise KeyboardInterrupt
+
+    target = tmp_path / "report.json"
+    target.write_text(OLD)
+    monkeypatch.setattr(atomic.os, "open", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        atomic.write_atomic(str(target), ["{}\n"])
+    assert target.read_text() == OLD
+    assert temporary_files(tmp_path) == []
