@@ -212,11 +212,7 @@ _KEY = "dataflow.index"
 
 
 def _flow(ctx: RuleContext, plan: FlowPlan) -> _Flow:
-    memo = ctx.facts.trace_memo
-    found: _Flow | None = memo.get(_KEY)
-    if found is None:
-        found = memo[_KEY] = _Flow(plan)
-    return found
+    return ctx.facts.shared(_KEY, lambda: _Flow(plan))
 
 
 class _FlowRule(RuleState):

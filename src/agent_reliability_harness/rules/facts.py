@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -18,6 +18,8 @@ from ..models.trace import Step, Trace
 from ..patterns import PatternSet
 from .status import OUTPUT_MATCHED, output_failures
 from .totals import Totals, add_cost_units, json_number
+
+_Shared = TypeVar("_Shared")
 
 __all__ = ["OUTPUT_MATCHED", "TraceFacts", "argument_identity", "json_number"]
 
@@ -280,6 +282,14 @@ class TraceFacts:
         if not self.grounded_count:
             return None
         return self.cited_grounded / self.grounded_count
+
+    def shared(self, key: str, make: Callable[[], _Shared]) -> _Shared:
+        """The per-trace object that several rules build together under `key`
+        (`trace_memo`), made by `make()` the first time one of them asks."""
+        found: _Shared | None = self.trace_memo.get(key)
+        if found is None:
+            found = self.trace_memo[key] = make()
+        return found
 
     def keyed_calls(self) -> list[tuple[int, Step, str]]:
         """The chunk's named tool calls with their group key: calls with equal keys made

@@ -142,11 +142,7 @@ _KEY = "trajectory.matching"
 
 
 def _matching(ctx: RuleContext, plan: TrajectoryPlan) -> _Matching:
-    memo = ctx.facts.trace_memo
-    found: _Matching | None = memo.get(_KEY)
-    if found is None:
-        found = memo[_KEY] = _Matching(plan)
-    return found
+    return ctx.facts.shared(_KEY, lambda: _Matching(plan))
 
 
 class _TrajectoryRule(RuleState):
