@@ -111,16 +111,18 @@ def not_regular(mode: int) -> str | None:
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
-def _open_fd(path: str) -> tuple[int, int]:
+def _open_fd(path: str, blocking: bool = True) -> tuple[int, int]:
     """An fd of a regular file and its size. Opened without blocking (a FIFO with no
-    writer would block the open itself), then refused unless regular; raises OSError."""
+    writer would block the open itself), then refused unless regular, then made blocking
+    unless `blocking` is False; raises OSError."""
     fd = os.open(path, _OPEN_FLAGS)
     try:
         info = os.fstat(fd)
         why = not_regular(info.st_mode)
         if why is not None:
             raise Unreadable(errno.EINVAL, why)
-        os.set_blocking(fd, True)
+        if blocking:
+            os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
         raise
@@ -137,16 +139,25 @@ def read_local(path: str, limit: int, stream_from: int | None = None) -> bytes |
     """The bytes of a local regular file, read with one open, fstat and read (a directory
     walk may read millions); None when `stream_from` is given and the file has at least
     that many bytes, for the caller to stream. Raises OSError (Unreadable)."""
-    fd, size = _open_fd(path)
+    # The fd stays non-blocking: reads of a regular file ignore O_NONBLOCK (open(2)), and
+    # the two fcntl calls of set_blocking cost as much as the open and read together.
+    # Should a file system honour it after all, the read says so and is made again.
+    fd, size = _open_fd(path, blocking=False)
     try:
         if stream_from is not None and size >= stream_from:
             return None
         if size > limit:
             raise too_large(limit)
-        data = os.read(fd, size + 1)
+        try:
+            data = os.read(fd, size + 1)
+        except BlockingIOError:
+            os.set_blocking(fd, True)
+            data = os.read(fd, size + 1)
         if len(data) == size:  # a regular file returns everything it holds at once
             return data
-        # It grew or shrank meanwhile: read on, within the limit.
+        # It grew or shrank meanwhile: read on, within the limit (blocking, as a dup
+        # shares the flags).
+        os.set_blocking(fd, True)
         with os.fdopen(os.dup(fd), "rb") as handle:
             return data + read_stream(handle, limit - len(data))
     finally:
