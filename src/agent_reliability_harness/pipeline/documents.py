@@ -218,16 +218,17 @@ class Reader:
 
     def _pieces(self, units: Iterable[Unit | RawUnit]) -> Iterator[Any]:
         for unit in units:
-            if isinstance(unit, LineRange):
+            if isinstance(unit, RawUnit):
+                if unit.line is not None and unit.data is not None:
+                    yield self._line(unit)
+                else:
+                    yield from self._whole(unit)
+            elif isinstance(unit, LineRange):
                 yield from self._pieces(read_line_range(unit, self.limit))
             elif isinstance(unit, Failure):
                 yield InputFailure(unit.source_path, unit.message, line=unit.line)
-            elif isinstance(unit, SessionFile):
-                yield from self._session(unit)
-            elif unit.line is not None and unit.data is not None:
-                yield self._line(unit)
             else:
-                yield from self._whole(unit)
+                yield from self._session(unit)
 
     def _line(self, unit: RawUnit) -> Any:
         data, line = unit.data, unit.line
@@ -243,45 +244,43 @@ class Reader:
             return InputFailure(document.source_path, document.message, line=document.line)
         return Hinted(document, unit.hint)
 
-    def _whole(self, unit: RawUnit) -> Iterator[Any]:
+    def _whole(self, unit: RawUnit) -> list[Any]:
+        # Lists, not generators: a file is most often one trace, and this runs per file.
         data, path = unit.data, unit.path
+        binary = path is not None and _binary(unit.source_path)
         if data is None:
             assert path is not None
-            binary = _binary(unit.source_path)
             try:
                 if self.stream_big and isinstance(path, str) and not binary:
                     data = read_local(path, self.limit, STREAM_MIN_BYTES)
                     if data is None:
-                        yield BigFile(unit)
-                        return
+                        return [BigFile(unit)]
                 else:
                     data = read_whole(path, self.limit)
             except OSError as exc:
-                yield InputFailure(unit.source_path, f"cannot read: {exc.strerror or exc}")
-                return
-        yield from self._whole_pieces(unit, data)
+                return [InputFailure(unit.source_path, f"cannot read: {exc.strerror or exc}")]
+        return self._whole_pieces(unit, data, binary)
 
     def whole_data(self, unit: RawUnit, data: bytes) -> Iterator[Item]:
         """The Items of a whole document given its bytes (a big file read after all)."""
-        yield from self._resolve(coalesce(self._whole_pieces(unit, data)))
-
-    def _whole_pieces(self, unit: RawUnit, data: bytes) -> Iterator[Any]:
-        self.size += len(data)
         binary = unit.path is not None and _binary(unit.source_path)
+        yield from self._resolve(coalesce(self._whole_pieces(unit, data, binary)))
+
+    def _whole_pieces(self, unit: RawUnit, data: bytes, binary: bool) -> list[Any]:
+        self.size += len(data)
         if self.direct and not binary:
             trace = decode_trace_json(data)
             if trace is not None:
-                line = start_line(data)
-                del data  # a big file's bytes are not needed while its trace is evaluated
-                yield Loaded(trace, unit.source_path, line)
-                return
+                return [Loaded(trace, unit.source_path, start_line(data))]
         whole = RawUnit(unit.source_path, data, path=unit.path)
-        del data
-        for document in decode_unit(whole, self.with_positions, adapters.FILE_READERS, self.limit):
-            if isinstance(document, Failure):
-                yield InputFailure(document.source_path, document.message, line=document.line)
-            else:
-                yield Hinted(document, unit.hint)
+        return [
+            InputFailure(document.source_path, document.message, line=document.line)
+            if isinstance(document, Failure)
+            else Hinted(document, unit.hint)
+            for document in decode_unit(
+                whole, self.with_positions, adapters.FILE_READERS, self.limit
+            )
+        ]
 
     def traces(self, document: Document, hint: str = "") -> Iterator[Item]:
         """The traces of one decoded document (adapted, then parsed)."""
