@@ -50,7 +50,7 @@ def expand_paths(paths: Iterable[str], suffixes: Sequence[str] = ()) -> list[Ent
     walked recursively in sorted order for *.json, *.jsonl and `suffixes`, a URL is read
     through fsspec. A Failure stands in for an argument that cannot be read."""
     wanted = tuple(dict.fromkeys((*TRACE_SUFFIXES, *suffixes)))
-    cwd = _cwd()
+    shown = Shown(_cwd())
     found: list[_Found | Failure] = []
     for raw in paths:
         if raw == STDIN:
@@ -58,7 +58,7 @@ def expand_paths(paths: Iterable[str], suffixes: Sequence[str] = ()) -> list[Ent
         elif is_url(raw):
             found.extend(_url_entries(raw, wanted))
         else:
-            found.extend(_local_entries(raw, wanted, cwd))
+            found.extend(_local_entries(raw, wanted, shown))
     return name_hints(found)
 
 
@@ -67,6 +67,37 @@ def _cwd() -> str | None:
         return os.getcwd()
     except OSError:
         return None
+
+
+class Shown:
+    """`display_path(raw, cwd)` of many arguments (a shell glob gives thousands), each
+    directory's name made once: `dir/name` is shown as dir is, plus `/name`. Arguments
+    for which that might not hold go to display_path itself: non-ASCII ones (escapes),
+    ones with `//` (PurePath collapses it, or keeps it as a root), a directory `-`
+    (standard input's name), a last part that is empty, `.` or `..`, or named like the
+    working directory (the argument may be it, shown `.`). tests/test_shown_names.py
+    checks it against display_path."""
+
+    def __init__(self, cwd: str | None) -> None:
+        self.cwd = cwd
+        self.cwd_name = os.path.basename(cwd) if cwd else None
+        self.directories: dict[str, str] = {}
+
+    def __call__(self, raw: str) -> str:
+        head, _, name = raw.rpartition("/")
+        if (
+            head in ("", STDIN)
+            or name in ("", ".", "..", self.cwd_name)
+            or "//" in raw
+            or not raw.isascii()
+        ):
+            return display_path(raw, self.cwd)
+        shown = self.directories.get(head)
+        if shown is None:
+            shown = self.directories[head] = display_path(head, self.cwd)
+        if shown == ".":
+            return name
+        return shown + name if shown.endswith("/") else f"{shown}/{name}"  # "/": the root
 
 
 def _url_entries(raw: str, wanted: tuple[str, ...]) -> list[_Found | Failure]:
@@ -81,8 +112,9 @@ def _url_entries(raw: str, wanted: tuple[str, ...]) -> list[_Found | Failure]:
     return [(name, file, rel) for name, file, rel in files]
 
 
-def _local_entries(raw: str, wanted: tuple[str, ...], cwd: str | None) -> list[_Found | Failure]:
-    name = display_path(raw, cwd)
+def _local_entries(raw: str, wanted: tuple[str, ...], shown: Shown) -> list[_Found | Failure]:
+    name = shown(raw)
+    cwd = shown.cwd
     if not raw:
         return [Failure(name, "empty path (name a file, a directory, or - for standard input)")]
     try:
