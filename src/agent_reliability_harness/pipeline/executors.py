@@ -122,12 +122,13 @@ def _size(unit: Unit, max_bytes: int) -> int:
         return unit.size or max_bytes // 4
     if isinstance(unit, RawUnit) and unit.data is not None:
         return len(unit.data)
-    # A whole file, read by the worker (not stat-ed here), counts as a typical trace file
-    # of a few KB: a chunk then holds up to 256 of them. A pool pays for every chunk in
-    # each process (pickling, pipes, wake-ups): at 16 files a chunk, 10k files cost it
-    # 25% more CPU than `--jobs 1`. A worker holds one file's bytes at a time, and a big
-    # one is streamed (documents.STREAM_MIN_BYTES), so memory does not grow with this.
-    return max_bytes // 256
+    # A whole file, read by the worker (not stat-ed here), counts as a trace file of
+    # 16 KB: a chunk holds 64. A pool pays for every chunk in each process (pipes,
+    # wake-ups): at 16 files a chunk, 10k files cost it 25% more CPU than `--jobs 1`;
+    # from 64 on that is mostly gone, and bigger chunks balance worse on a busy machine.
+    # A worker holds one file's bytes at a time (a big one is streamed), so memory does
+    # not grow with this.
+    return max_bytes // 64
 
 
 def _joined(before: Unit, after: Unit) -> bool:
