@@ -50,7 +50,7 @@ def expand_paths(paths: Iterable[str], suffixes: Sequence[str] = ()) -> list[Ent
     walked recursively in sorted order for *.json, *.jsonl and `suffixes`, a URL is read
     through fsspec. A Failure stands in for an argument that cannot be read."""
     wanted = tuple(dict.fromkeys((*TRACE_SUFFIXES, *suffixes)))
-    shown = Shown(_cwd())
+    names = Shown(_cwd())
     found: list[_Found | Failure] = []
     for raw in paths:
         if raw == STDIN:
@@ -58,7 +58,7 @@ def expand_paths(paths: Iterable[str], suffixes: Sequence[str] = ()) -> list[Ent
         elif is_url(raw):
             found.extend(_url_entries(raw, wanted))
         else:
-            found.extend(_local_entries(raw, wanted, shown))
+            found.extend(_local_entries(raw, wanted, names))
     return name_hints(found)
 
 
@@ -112,9 +112,9 @@ def _url_entries(raw: str, wanted: tuple[str, ...]) -> list[_Found | Failure]:
     return [(name, file, rel) for name, file, rel in files]
 
 
-def _local_entries(raw: str, wanted: tuple[str, ...], shown: Shown) -> list[_Found | Failure]:
-    name = shown(raw)
-    cwd = shown.cwd
+def _local_entries(raw: str, wanted: tuple[str, ...], names: Shown) -> list[_Found | Failure]:
+    name = names(raw)
+    cwd = names.cwd
     if not raw:
         return [Failure(name, "empty path (name a file, a directory, or - for standard input)")]
     try:
