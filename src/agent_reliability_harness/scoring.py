@@ -35,62 +35,59 @@ _ERROR = Severity.ERROR
 
 
 class ScorePlan:
-    """What scoring needs of the declarations, worked out once per Evaluator: for each
-    applicable rule, in the order its results come, its category and how it counts."""
+    """What scoring needs of the declarations, worked out once per Evaluator: per
+    category that a rule scores (in contract order), the positions of its rules'
+    results by how they count (results come in the order of the rules given)."""
 
-    __slots__ = ("categories", "coverage", "per_call", "ratio", "when_set")
+    __slots__ = ("categories", "plan")
 
     def __init__(self, rules: Sequence[tuple[Rule, Severity]]) -> None:
         scored = {r.category for r, _ in rules if r.counts is not _NONE}
         self.categories = tuple(c for c in Category if c in scored)  # contract order
-        slot = {category: n for n, category in enumerate(self.categories)}
-        self.when_set = [False] * len(self.categories)
-        self.ratio: list[tuple[int, int]] = []
-        self.per_call: list[tuple[int, int, bool]] = []
-        self.coverage: list[tuple[int, int]] = []
-        for index, (rule, severity) in enumerate(rules):
-            counts = rule.counts
-            if counts is _NONE:
-                continue
-            at = slot[rule.category]
-            if counts is _RATIO or counts is _WHEN_SET:
-                self.ratio.append((index, at))
-                self.when_set[at] = self.when_set[at] or counts is _WHEN_SET
-            elif counts is _PER_CALL:
-                self.per_call.append((index, at, severity is _ERROR))
-            else:
-                self.coverage.append((index, at))
+        # (category, ratio positions, (position, error severity) per per-call rule, the
+        # coverage position or None, whether the category applies with no check)
+        self.plan: list[
+            tuple[Category, tuple[int, ...], tuple[tuple[int, bool], ...], int | None, bool]
+        ] = []
+        for category in self.categories:
+            mine = [(n, r, s) for n, (r, s) in enumerate(rules) if r.category is category]
+            coverage = [n for n, r, _ in mine if r.counts is _COVERAGE]
+            self.plan.append(
+                (
+                    category,
+                    tuple(n for n, r, _ in mine if r.counts is _RATIO or r.counts is _WHEN_SET),
+                    tuple((n, s is _ERROR) for n, r, s in mine if r.counts is _PER_CALL),
+                    coverage[-1] if coverage else None,
+                    any(r.counts is _WHEN_SET for _, r, _ in mine),
+                )
+            )
 
     def scores(self, results: Sequence[RuleResult]) -> dict[Category, float]:
         """Scores of the categories that apply to this trace, in contract order, from the
         results of the rules the plan was made for (in the same order)."""
-        size = len(self.categories)
-        checks, failed, calls = [0] * size, [0] * size, [0] * size
-        for index, at in self.ratio:
-            result = results[index]
-            checks[at] += result.checks
-            failed[at] += result.failed
-        failing: dict[int, set[int | None]] = {}
-        for index, at, error in self.per_call:
-            result = results[index]
-            calls[at] = max(calls[at], result.checks)
-            if error and result.hits:
-                failing.setdefault(at, set()).update(hit.step_index for hit in result.hits)
-        covered = {at: results[index] for index, at in self.coverage}
         out: dict[Category, float] = {}
-        for at, category in enumerate(self.categories):
-            coverage = covered.get(at)
-            if coverage is not None:
-                score = _coverage(coverage)
-            else:
-                total = checks[at] + calls[at]
-                score = (
-                    _ratio(total, failed[at] + len(failing.get(at, ())))
-                    if total or self.when_set[at]
-                    else None
-                )
-            if score is not None:
-                out[category] = score
+        for category, ratio, per_call, coverage, when_set in self.plan:
+            if coverage is not None:  # a coverage rule alone scores its category
+                score = _coverage(results[coverage])
+                if score is not None:
+                    out[category] = score
+                continue
+            checks = failed = calls = 0
+            for index in ratio:
+                result = results[index]
+                checks += result.checks
+                failed += result.failed
+            failing: set[int | None] | None = None
+            for index, error in per_call:  # a call fails once, whichever rules hit it
+                result = results[index]
+                calls = max(calls, result.checks)
+                if error and result.hits:
+                    if failing is None:
+                        failing = set()
+                    failing.update(hit.step_index for hit in result.hits)
+            total = checks + calls
+            if total or when_set:
+                out[category] = _ratio(total, failed + (len(failing) if failing else 0))
         return out
 
 
