@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 import pytest
+from msgspec.structs import replace
 
 from agent_reliability_harness.models.common import Severity
 from agent_reliability_harness.models.report import Finding, InputFailure, RunReport, TraceReport

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
+from msgspec.structs import replace
 
 from agent_reliability_harness.models.common import Severity
 from agent_reliability_harness.models.report import Finding, RunReport

@@ -9,11 +9,11 @@ import json
 import os
 import subprocess
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from msgspec.structs import replace
 
 from agent_reliability_harness.models.report import RunReport, Section
 from agent_reliability_harness.render import RenderOptions, sarif

@@ -15,9 +15,10 @@ import math
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
+
+import msgspec
 
 from .errors import InputError
 from .json_problems import first_problem, utf8_position
@@ -30,8 +31,7 @@ JSONL_SUFFIXES = (".jsonl", ".ndjson")
 _BOM = b"\xef\xbb\xbf"
 
 
-@dataclass(frozen=True, slots=True)
-class Document:
+class Document(msgspec.Struct, frozen=True):
     """One decoded JSON value and where it came from."""
 
     source_path: str
@@ -41,8 +41,7 @@ class Document:
     text: str | None = None  # the decoded text, kept only when asked for
 
 
-@dataclass(frozen=True, slots=True)
-class Failure:
+class Failure(msgspec.Struct, frozen=True):
     """An input that could not be decoded."""
 
     source_path: str

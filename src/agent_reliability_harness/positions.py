@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from .io import Document
 
@@ -24,16 +25,14 @@ _STEPS = 2
 _OTHER = 3
 
 
-@dataclass(frozen=True, slots=True)
-class TracePosition:
+class TracePosition(msgspec.Struct, frozen=True):
     """1-based start line of one trace value and of each element of its "steps" array."""
 
     line: int
     step_lines: tuple[int, ...] = ()
 
 
-@dataclass(slots=True)
-class _Frame:
+class _Frame(msgspec.Struct):
     is_object: bool
     role: int
     key: str | None = None  # object: the key whose value comes next

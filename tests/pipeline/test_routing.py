@@ -4,12 +4,12 @@ for that trace alone. With one policy, the bytes are those of a one-policy run."
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from agent_reliability_harness import api
@@ -51,7 +51,7 @@ def _policy(policy_id: str, **globs: list[str]) -> Policy:
     if not globs:
         return policy
     condition = AppliesTo(**{field: tuple(values) for field, values in globs.items()})
-    return dataclasses.replace(policy, applies_to=condition)
+    return msgspec.structs.replace(policy, applies_to=condition)
 
 
 def test_first_matching_policy_judges_each_trace() -> None:

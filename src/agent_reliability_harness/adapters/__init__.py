@@ -7,8 +7,9 @@ match wins, so more specific formats come first (see docs/adapters.md).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ..errors import AdapterError
 from ..io import TRACE_SUFFIXES
@@ -122,8 +123,7 @@ ENVELOPES: tuple[Adapter, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Identity:
+class Identity(msgspec.Struct, frozen=True):
     """Labels set by the user (`--trace-id`, `--agent-name`, `--workflow`); None keeps the
     transcript's (or the file name's)."""
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
+import msgspec
 
-@dataclass(frozen=True, slots=True)
-class Adapter:
+
+class Adapter(msgspec.Struct, frozen=True):
     """`detect(value)` says whether a decoded document is in this format; `convert(value,
     name_hint)` returns the canonical trace objects it holds (dicts, parsed later).
 

@@ -6,8 +6,9 @@ import argparse
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, TextIO
+
+import msgspec
 
 EXIT_OK = 0
 EXIT_INPUT = 1  # a trace failed, the gate failed, or an input was invalid
@@ -37,8 +38,7 @@ def _one_line(message: str) -> str:
     return term(message)
 
 
-@dataclass
-class Streams:
+class Streams(msgspec.Struct):
     out: TextIO
     err: TextIO
     stdin: BinaryIO | None

@@ -7,9 +7,10 @@ error names the field as a path such as `reports[3].findings[0].severity`.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import msgspec
 
 from ..errors import InputError, ReportError
 from ..io import decode_bytes, decode_json, display_path
@@ -253,7 +254,7 @@ def parse_report(data: Any) -> RunReport:
         policy_id = next((r.policy_id for r in reports if r.policy_id), "")
     built = RunReport.build(policy_id, tuple(reports))
     warnings = _policy_warnings(data.get(POLICY_WARNINGS))
-    return built if warnings is None else replace(built, sections=(warnings,))
+    return built if warnings is None else msgspec.structs.replace(built, sections=(warnings,))
 
 
 def _policy_warnings(value: Any) -> Section | None:

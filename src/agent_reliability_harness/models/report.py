@@ -8,14 +8,17 @@ baseline format. This module is the one place that fixes the key order (`to_dict
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from .common import Category, Severity
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+# gc=False: a finding holds only strings and the JSON values a rule quoted (never a
+# report or another finding), so it cannot be part of a reference cycle; untracked, the
+# thousands a long trace makes cost the cycle collector nothing.
+class Finding(msgspec.Struct, frozen=True, gc=False):
     """One rule violation (or lint note) anchored at a step or at the whole trace."""
 
     rule_id: str | None
@@ -56,8 +59,9 @@ class Finding:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class TraceReport:
+# gc=False: a report holds its findings and values copied from its trace, never
+# anything that refers back to it (see Finding).
+class TraceReport(msgspec.Struct, frozen=True, gc=False):
     """The verdict on one trace."""
 
     trace_id: str
@@ -72,7 +76,7 @@ class TraceReport:
     citation_coverage: float | None
     source_path: str | None
     findings: tuple[Finding, ...]
-    category_scores: dict[str, float] = field(default_factory=dict)
+    category_scores: dict[str, float] = msgspec.field(default_factory=dict)
     # Where the trace object starts in its file (1-based), and where each step does;
     # used by location-aware renderers (SARIF). Not part of the JSON report.
     source_line: int | None = None
@@ -108,8 +112,7 @@ class TraceReport:
         return sum(1 for f in self.findings if f.severity is Severity.ERROR)
 
 
-@dataclass(frozen=True, slots=True)
-class InputFailure:
+class InputFailure(msgspec.Struct, frozen=True):
     """An input (file, JSONL line, array element) that could not be turned into a trace."""
 
     source_path: str
@@ -134,14 +137,13 @@ class InputFailure:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Summary:
+class Summary(msgspec.Struct, frozen=True):
     total_traces: int = 0
     passed_traces: int = 0
     failed_traces: int = 0
     average_score: float = 0.0
-    findings_by_severity: dict[str, int] = field(default_factory=dict)
-    findings_by_category: dict[str, int] = field(default_factory=dict)
+    findings_by_severity: dict[str, int] = msgspec.field(default_factory=dict)
+    findings_by_category: dict[str, int] = msgspec.field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -206,8 +208,7 @@ class SummaryBuilder:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+class Section(msgspec.Struct, frozen=True):
     """A run-level part of the report, built over the whole run (per-task statistics,
     policy warnings, ...): `value` under `key` after the run's arrays, and `summary`
     keys appended to the summary. Values are JSON-ready (dicts, lists, scalars)."""
@@ -246,14 +247,13 @@ def run_fields(
     return fields
 
 
-@dataclass(frozen=True, slots=True)
-class RunReport:
+class RunReport(msgspec.Struct, frozen=True):
     """Everything one `arh validate` run produced."""
 
     policy_id: str
     reports: tuple[TraceReport, ...]
     input_errors: tuple[InputFailure, ...] = ()
-    summary: Summary = field(default_factory=Summary)
+    summary: Summary = msgspec.field(default_factory=Summary)
     sections: tuple[Section, ...] = ()
 
     @classmethod

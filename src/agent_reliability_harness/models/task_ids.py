@@ -4,8 +4,6 @@ trace_id, which wins wherever it matches (the user asked for it by name)."""
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -44,8 +42,7 @@ class Capture:
         return (Capture, (self.pattern,))
 
 
-@dataclass(frozen=True, slots=True)
-class TaskIds:
+class TaskIds(msgspec.Struct, frozen=True):
     """`--task-id-from REGEX`: RE2, case-sensitive search in the trace_id; the text of
     its one capturing group (non-empty) is the task id. Picklable (workers apply it)."""
 
@@ -72,12 +69,12 @@ class TaskIds:
 
     def report(self, report: TraceReport) -> TraceReport:
         task = self.task_of(report.trace_id, report.task_id)
-        return report if task == report.task_id else dataclasses.replace(report, task_id=task)
+        return report if task == report.task_id else msgspec.structs.replace(report, task_id=task)
 
     def run(self, run: RunReport) -> RunReport:
         """A report read back (a baseline) with the task ids of its traces set."""
         reports = tuple(self.report(r) for r in run.reports)
-        return dataclasses.replace(run, reports=reports)
+        return msgspec.structs.replace(run, reports=reports)
 
 
 def task_ids(pattern: str | None) -> TaskIds | None:

@@ -6,8 +6,9 @@ from JSON may hold anything)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ..models.policy import PolicyWarning
 from ..models.policy_warnings import policy_warnings as section_entries
@@ -18,8 +19,7 @@ from ._escape import md_text
 MAX_WARNINGS_LISTED = 20
 
 
-@dataclass(frozen=True, slots=True)
-class PolicyWarningView:
+class PolicyWarningView(msgspec.Struct, frozen=True):
     """One policy warning as the reports show it (strings, whatever the section held)."""
 
     source: str | None

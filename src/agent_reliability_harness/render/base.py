@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 RenderFn = Callable[[Any, "RenderOptions"], str]
 
@@ -18,8 +19,7 @@ SHOW_SUMMARY = "summary"
 SHOW_MODES = (SHOW_ALL, SHOW_FAILURES, SHOW_SUMMARY)
 
 
-@dataclass(frozen=True, slots=True)
-class RenderOptions:
+class RenderOptions(msgspec.Struct, frozen=True):
     """What a renderer may know besides the report: never a clock or the environment."""
 
     tool_version: str = "0"
@@ -27,8 +27,7 @@ class RenderOptions:
     show: str = SHOW_ALL  # console renderers only (SHOW_MODES)
 
 
-@dataclass(frozen=True, slots=True)
-class Renderer:
+class Renderer(msgspec.Struct, frozen=True):
     """`kind` is "run" (a RunReport) or "compare" (a Comparison). `target` is the render
     function, or "module:function" in this package, imported on first use (a run
     imports only the formats it writes)."""

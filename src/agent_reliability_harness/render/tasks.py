@@ -5,9 +5,10 @@ call these and print nothing of it when the run has no such section."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+import msgspec
 
 from ..models.report import Section
 from ._escape import clip, md_code, term
@@ -20,8 +21,7 @@ MAX_FLAKY_SHOWN = 3
 _ID_WIDTH = 40
 
 
-@dataclass(frozen=True, slots=True)
-class TasksView:
+class TasksView(msgspec.Struct, frozen=True):
     """The section's rows and its summary figures, as the JSON report holds them."""
 
     tasks: tuple[Mapping[str, Any], ...]

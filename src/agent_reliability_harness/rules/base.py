@@ -18,9 +18,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, TypeVar
+
+import msgspec
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
@@ -63,8 +64,9 @@ class Counts(Enum):
     NONE = "not scored"
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+# gc=False: a hit holds a location, wording and the values a rule quoted, never an
+# object that refers back to it, so it cannot be part of a reference cycle.
+class Hit(msgspec.Struct, frozen=True, gc=False):
     """What a check found: where (step position and id, or None for the trace) and what."""
 
     step_index: int | None
@@ -80,13 +82,12 @@ class Hit:
     source_step_id: str | None = None
 
 
-@dataclass(slots=True)
-class RuleResult:
+class RuleResult(msgspec.Struct):
     """Checks counted for the category score, how many failed, and the hits."""
 
     checks: int = 0
     failed: int = 0
-    hits: list[Hit] = field(default_factory=list)
+    hits: list[Hit] = msgspec.field(default_factory=list)
     # Counts.COVERAGE: the coverage that scores 100 (None or 0: the coverage itself).
     target: float | None = None
     # Hits the rule left out: a rule with more than MAX_FINDINGS hits may return just
@@ -94,8 +95,7 @@ class RuleResult:
     more: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class RuleContext:
+class RuleContext(msgspec.Struct, frozen=True):
     """What a rule sees: the trace (None while it is read a chunk at a time), the policy,
     and the facts: the steps being scanned and the trace-wide indexes (see TraceFacts)."""
 
@@ -125,8 +125,7 @@ class RuleState:
 CheckFn = Callable[[RuleContext], RuleResult]
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(msgspec.Struct, frozen=True):
     """Everything about one rule, declared in one place."""
 
     rule_id: str

@@ -6,8 +6,9 @@ this module only words its answers."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from ..models.common import Category, Severity, Status, StepType
 from ..models.policy import ArgSpec, Policy
@@ -34,8 +35,7 @@ _TOOL_CALL = StepType.TOOL_CALL
 _UNITS_SHOWN = 20
 
 
-@dataclass(frozen=True, slots=True)
-class FlowPlan:
+class FlowPlan(msgspec.Struct, frozen=True):
     """What both rules need of the policy, made once per Evaluator."""
 
     options: DataflowOptions

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Container, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+import msgspec
 
 from ..models.common import Category, Severity, Status
 from ..models.policy import ExpectedCall as PolicyEntry
@@ -31,8 +32,7 @@ _KEYS_SHOWN = 6
 _VALUE_SHOWN = 40
 
 
-@dataclass(frozen=True, slots=True)
-class TrajectoryPlan:
+class TrajectoryPlan(msgspec.Struct, frozen=True):
     """What both rules need of the policy, made once per Evaluator."""
 
     spec: TrajectorySpec

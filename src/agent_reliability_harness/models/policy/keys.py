@@ -7,30 +7,28 @@ is a warning with the closest known key. `$schema`, `description` and `x-*` neve
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from .notes import Notes, closest, dotted
 
 ANNOTATIONS = frozenset({"$schema", "description"})
 
 
-@dataclass(slots=True)
-class Obj:
+class Obj(msgspec.Struct):
     """An object with fixed keys."""
 
-    fields: dict[str, Node] = field(default_factory=dict)
+    fields: dict[str, Node] = msgspec.field(default_factory=dict)
 
 
-@dataclass(slots=True)
-class Names:
+class Names(msgspec.Struct):
     """An object whose keys are names (tools, arguments); each value is a `value`."""
 
     value: Node
 
 
-@dataclass(slots=True)
-class Items:
+class Items(msgspec.Struct):
     """A list whose elements that are objects or lists follow `of`."""
 
     of: Node

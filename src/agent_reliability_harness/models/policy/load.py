@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ... import io, reading
 from ...errors import InputError, PolicyError
@@ -28,8 +29,7 @@ YAML_SUFFIXES = (".yaml", ".yml")
 POLICY_SUFFIXES = (".json", *YAML_SUFFIXES)
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedPolicy:
+class LoadedPolicy(msgspec.Struct, frozen=True):
     """A compiled policy, the warnings about it (its bases' included, in chain order) and
     the display path of its file (None for a policy given as an object)."""
 

@@ -6,10 +6,11 @@ and scopes worked out, so a rule never re-reads or re-validates policy text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from enum import StrEnum
 from fnmatch import fnmatchcase
 from typing import Any
+
+import msgspec
 
 from ...patterns import FullMatcher, GlobSet, PatternSet, Searcher
 from ..types import KNOWN_TYPES
@@ -18,8 +19,7 @@ from ..types import KNOWN_TYPES
 BLOB_KINDS = ("text", "arguments", "output", "error")
 
 
-@dataclass(frozen=True, slots=True)
-class ArgSpec:
+class ArgSpec(msgspec.Struct, frozen=True):
     """Contract for one tool argument (or, nested, for a list element or a dict value)."""
 
     # The canonical type name (`string` is stored as `str`), or an unknown name as written.
@@ -47,11 +47,10 @@ class ArgSpec:
         return self.items is not None or self.properties is not None or bool(self.required)
 
 
-@dataclass(frozen=True, slots=True)
-class ToolSchema:
+class ToolSchema(msgspec.Struct, frozen=True):
     name: str
-    required_arguments: dict[str, ArgSpec] = field(default_factory=dict)
-    optional_arguments: dict[str, ArgSpec] = field(default_factory=dict)
+    required_arguments: dict[str, ArgSpec] = msgspec.field(default_factory=dict)
+    optional_arguments: dict[str, ArgSpec] = msgspec.field(default_factory=dict)
     side_effect: bool = False
     max_calls: int | None = None
     min_calls: int | None = None
@@ -70,8 +69,7 @@ class ToolSchema:
         return self.sink and (self.sink_arguments is None or argument in self.sink_arguments)
 
 
-@dataclass(frozen=True, slots=True)
-class Budgets:
+class Budgets(msgspec.Struct, frozen=True):
     max_step_latency_ms: float | None = None
     max_total_latency_ms: float | None = None
     max_total_cost_usd: float | None = None
@@ -94,15 +92,13 @@ class Budgets:
         return self.max_step_latency_ms is not None or self.max_total_latency_ms is not None
 
 
-@dataclass(frozen=True, slots=True)
-class Grounding:
+class Grounding(msgspec.Struct, frozen=True):
     require_citations: bool = False
     min_citation_coverage: float | None = None
     require_valid_citation_urls: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class SequenceRules:
+class SequenceRules(msgspec.Struct, frozen=True):
     required_tools: tuple[str, ...] = ()
     forbidden_tools: tuple[str, ...] = ()
     # The v1 single chain; empty when `call_order` is written as a list of chains.
@@ -113,17 +109,15 @@ class SequenceRules:
     call_order_pairs: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class ErrorHandling:
+class ErrorHandling(msgspec.Struct, frozen=True):
     require_retry_on_error: bool = False
     max_attempts: int | None = None
     # Case-insensitive searches over a tool_call's output strings: a status-ok call
     # whose output matches counts as failed for every rule that reads status.
-    error_output_patterns: PatternSet = field(default_factory=lambda: PatternSet(()))
+    error_output_patterns: PatternSet = msgspec.field(default_factory=lambda: PatternSet(()))
 
 
-@dataclass(frozen=True, slots=True)
-class Completion:
+class Completion(msgspec.Struct, frozen=True):
     require_final_response: bool = False
     max_steps: int | None = None
     # With require_final_response: a last step that is an ok call of one of these
@@ -131,8 +125,7 @@ class Completion:
     final_tools: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class AppliesTo:
+class AppliesTo(msgspec.Struct, frozen=True):
     """`applies_to` (policy v1.1 section 3): per trace field, the globs one of which must
     match (fnmatch, case-sensitive); every listed field must match."""
 
@@ -163,8 +156,7 @@ class AppliesTo:
         return True
 
 
-@dataclass(frozen=True, slots=True)
-class UnsafePattern:
+class UnsafePattern(msgspec.Struct, frozen=True):
     """One `unsafe_patterns` entry: a bare string has every scope and no tool limit."""
 
     pattern: str
@@ -247,8 +239,7 @@ class ArgumentsMatch(StrEnum):
     IGNORE = "ignore"
 
 
-@dataclass(frozen=True, slots=True)
-class ExpectedCall:
+class ExpectedCall(msgspec.Struct, frozen=True):
     """One `trajectory.expected` entry, with the section defaults applied."""
 
     tool: str
@@ -258,15 +249,14 @@ class ExpectedCall:
     compared_arguments: dict[str, Any] | None = None
     arguments_match: ArgumentsMatch = ArgumentsMatch.EXACT  # the entry's, else the section's
     optional: bool = False
-    entry: dict[str, Any] = field(default_factory=dict)  # as written, for findings
+    entry: dict[str, Any] = msgspec.field(default_factory=dict)  # as written, for findings
 
 
-@dataclass(frozen=True, slots=True)
-class Trajectory:
+class Trajectory(msgspec.Struct, frozen=True):
     expected: tuple[ExpectedCall, ...] = ()
     match: MatchMode = MatchMode.IN_ORDER
     arguments_match: ArgumentsMatch = ArgumentsMatch.EXACT
-    ignore_tools: GlobSet = field(default_factory=lambda: GlobSet(()))
+    ignore_tools: GlobSet = msgspec.field(default_factory=lambda: GlobSet(()))
     ignore_arguments: tuple[str, ...] = ()
 
     def considers(self, tool_name: str) -> bool:
@@ -287,8 +277,7 @@ DEFAULT_MIN_VALUE_LENGTH = 6
 DEFAULT_TAINT_WINDOW = 400
 
 
-@dataclass(frozen=True, slots=True)
-class Dataflow:
+class Dataflow(msgspec.Struct, frozen=True):
     """The `dataflow` section (section 6)."""
 
     untrusted_to_sink: bool = False
@@ -297,9 +286,11 @@ class Dataflow:
     # Injection markers, case-insensitive searches over folded text; the screen holds
     # the same patterns (one pass tells which markers occur, `untrusted_if[i]` where).
     untrusted_if: tuple[Searcher, ...] = ()
-    untrusted_screen: PatternSet = field(default_factory=lambda: PatternSet(()))
+    untrusted_screen: PatternSet = msgspec.field(default_factory=lambda: PatternSet(()))
     taint_window: int = DEFAULT_TAINT_WINDOW
-    trusted_values: GlobSet = field(default_factory=lambda: GlobSet((), case_sensitive=False))
+    trusted_values: GlobSet = msgspec.field(
+        default_factory=lambda: GlobSet((), case_sensitive=False)
+    )
 
     def grounds_every_argument_of(self, tool_name: str) -> bool:
         """Whether `grounded_arguments` makes every argument of this tool's calls grounded."""
@@ -307,28 +298,27 @@ class Dataflow:
         return bool(names) and ("*" in names or tool_name in names)
 
 
-@dataclass(frozen=True, slots=True)
-class Policy:
+class Policy(msgspec.Struct, frozen=True):
     """A parsed, fully validated and compiled policy (format 1.x)."""
 
     policy_id: str
     schema_version: str = "1"
     allow_unlisted_tools: bool = False
-    allowed_tools: dict[str, ToolSchema] = field(default_factory=dict)
-    budgets: Budgets = field(default_factory=Budgets)
+    allowed_tools: dict[str, ToolSchema] = msgspec.field(default_factory=dict)
+    budgets: Budgets = msgspec.field(default_factory=Budgets)
     # Every unsafe pattern, deduplicated, in order: exactly the v1 set for bare strings.
-    unsafe_patterns: PatternSet = field(default_factory=lambda: PatternSet(()))
-    grounding: Grounding = field(default_factory=Grounding)
-    sequence: SequenceRules = field(default_factory=SequenceRules)
-    error_handling: ErrorHandling = field(default_factory=ErrorHandling)
-    completion: Completion = field(default_factory=Completion)
+    unsafe_patterns: PatternSet = msgspec.field(default_factory=lambda: PatternSet(()))
+    grounding: Grounding = msgspec.field(default_factory=Grounding)
+    sequence: SequenceRules = msgspec.field(default_factory=SequenceRules)
+    error_handling: ErrorHandling = msgspec.field(default_factory=ErrorHandling)
+    completion: Completion = msgspec.field(default_factory=Completion)
     # None: the policy applies to every trace.
     applies_to: AppliesTo | None = None
     # None when every unsafe pattern searches every blob of every tool (the v1 meaning);
     # else the per-blob sets, which a rule must use instead of `unsafe_patterns`.
     unsafe_scoped: ScopedPatterns | None = None
     trajectory: Trajectory | None = None
-    dataflow: Dataflow = field(default_factory=Dataflow)
+    dataflow: Dataflow = msgspec.field(default_factory=Dataflow)
 
     @property
     def side_effect_tools(self) -> frozenset[str]:

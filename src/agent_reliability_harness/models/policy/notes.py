@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+
+import msgspec
 
 from ...errors import PolicyError
 
 
-@dataclass(frozen=True, slots=True)
-class PolicyWarning:
+class PolicyWarning(msgspec.Struct, frozen=True):
     """One warning: `path` is the dotted place in the policy (`sequence.forbiden_tools`),
     `source` the file that holds it (None for a policy given as a dict)."""
 
@@ -40,12 +40,11 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
     return f" (did you mean '{guess}'?)" if guess is not None else ""
 
 
-@dataclass(slots=True)
-class Notes:
+class Notes(msgspec.Struct):
     """The warnings of one parse, in the order they were found."""
 
     source: str | None = None
-    found: list[PolicyWarning] = field(default_factory=list)
+    found: list[PolicyWarning] = msgspec.field(default_factory=list)
 
     def warn(self, path: str, message: str) -> None:
         self.found.append(PolicyWarning(path, message, self.source))
