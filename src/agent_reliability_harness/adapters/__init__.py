@@ -13,32 +13,13 @@ import msgspec
 
 from ..errors import AdapterError
 from ..io import TRACE_SUFFIXES
-from . import (
-    _select,
-    anthropic_messages,
-    canonical,
-    claude_code,
-    codex_cli,
-    cohere_chat,
-    gemini_cli,
-    google_genai,
-    inspect_log,
-    langchain,
-    langfuse,
-    mcp_session,
-    openai_agents,
-    openai_chat,
-    openai_responses,
-    openinference,
-    otel_genai,
-    pydantic_ai,
-    swe_agent,
-    tau_bench,
-)
-from ._otel_shapes import is_console_span, resource_spans
+from . import _select, canonical
+from ._registry import TRANSCRIPTS, deferred
 from .base import Adapter
 
-# Order is data. Span exports (OTLP, Agents SDK) and Gemini `parts` have unique keys.
+# Order is data (adapters/_registry.py lists the transcript formats in this order; only
+# canonical traces, the common case, are read by a module imported up front).
+# Span exports (OTLP, Agents SDK) and Gemini `parts` have unique keys.
 # Anthropic precedes the Responses API because both use `type: "message"`; Cohere precedes
 # OpenAI Chat because Cohere v2 shares OpenAI's wire shape (tool_calls, role "tool") and is
 # recognised only by what OpenAI never sends (tool_plan, documents, billed_units).
@@ -48,37 +29,16 @@ from .base import Adapter
 # the messages inside are chat- or Anthropic-shaped and would be half-read by those
 # adapters (a mini-swe-agent file's `messages` look like an OpenAI Chat request body).
 # So a document in such an envelope is its format's alone (see ENVELOPES).
-ADAPTERS: tuple[Adapter, ...] = (
-    canonical.ADAPTER,
-    claude_code.ADAPTER,
-    codex_cli.ADAPTER,
-    gemini_cli.ADAPTER,
-    swe_agent.ADAPTER,
-    tau_bench.ADAPTER,
-    # OpenInference spans are OTLP exports too: recognised by `openinference.span.kind`
-    # before otel-genai claims any `resourceSpans` document.
-    openinference.ADAPTER,
-    otel_genai.ADAPTER,
-    openai_agents.ADAPTER,
-    # An Inspect eval log is one object with `eval` and `samples`, whose messages look
-    # like OpenAI Chat (`role: "tool"`): tried before every message format.
-    inspect_log.ADAPTER,
-    # LangChain messages are typed `human`/`ai`/`tool` (no `role`), but an AI message's
-    # content may hold Anthropic `tool_use` blocks: tried before anthropic-messages.
-    langchain.ADAPTER,
-    # Langfuse observations are typed in capitals (GENERATION, SPAN, TOOL...) with startTime.
-    langfuse.ADAPTER,
-    # JSON-RPC 2.0 (`jsonrpc: "2.0"`) is no other format's marker.
-    mcp_session.ADAPTER,
-    # Pydantic AI messages have `parts` like Gemini contents, and are recognised by what
-    # Gemini never writes (`kind` request/response, `part_kind`), so they come first.
-    pydantic_ai.ADAPTER,
-    google_genai.ADAPTER,
-    anthropic_messages.ADAPTER,
-    openai_responses.ADAPTER,
-    cohere_chat.ADAPTER,
-    openai_chat.ADAPTER,
-)
+# OpenInference spans are OTLP exports too: recognised by `openinference.span.kind`
+# before otel-genai claims any `resourceSpans` document. An Inspect eval log is one object
+# with `eval` and `samples`, whose messages look like OpenAI Chat (`role: "tool"`): tried
+# before every message format. LangChain messages are typed `human`/`ai`/`tool` (no
+# `role`), but an AI message's content may hold Anthropic `tool_use` blocks: tried before
+# anthropic-messages. Langfuse observations are typed in capitals (GENERATION, SPAN,
+# TOOL...) with startTime. JSON-RPC 2.0 (`jsonrpc: "2.0"`) is no other format's marker.
+# Pydantic AI messages have `parts` like Gemini contents, and are recognised by what
+# Gemini never writes (`kind` request/response, `part_kind`), so they come first.
+ADAPTERS: tuple[Adapter, ...] = (canonical.ADAPTER, *(deferred(row) for row in TRANSCRIPTS))
 BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
 # Binary container formats: file suffix -> the reader that decodes such a file into
 # documents (the first adapter declaring a suffix owns it; otel-genai and openinference
@@ -103,23 +63,27 @@ FORMAT_CHOICES: tuple[str, ...] = (AUTO, *BY_NAME)
 # Formats recognised by the envelope their tool writes around the messages: a document
 # (or a session line) in one of these envelopes is read by that format only; under any
 # other explicit format it is an input error that names it.
-ENVELOPES: tuple[Adapter, ...] = (
-    claude_code.ADAPTER,
-    codex_cli.ADAPTER,
-    gemini_cli.ADAPTER,
-    swe_agent.ADAPTER,
-    tau_bench.ADAPTER,
-    # Formats whose markers no other format writes: Cohere's tool_plan, document tool
-    # content, billed_units (what OpenAI never sends), Inspect's `eval` + `samples`,
-    # LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run types,
-    # Langfuse's capitalised observation types, JSON-RPC 2.0, Pydantic AI's `part_kind`.
-    # (Not openinference: otel-genai claims every OTLP export too, and coverage decides.)
-    cohere_chat.ADAPTER,
-    inspect_log.ADAPTER,
-    langchain.ADAPTER,
-    langfuse.ADAPTER,
-    mcp_session.ADAPTER,
-    pydantic_ai.ADAPTER,
+ENVELOPES: tuple[Adapter, ...] = tuple(
+    BY_NAME[name]
+    for name in (
+        "claude-code",
+        "codex-cli",
+        "gemini-cli",
+        "swe-agent",
+        "tau-bench",
+        # Formats whose markers no other format writes: Cohere's tool_plan, document tool
+        # content, billed_units (what OpenAI never sends), Inspect's `eval` + `samples`,
+        # LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run
+        # types, Langfuse's capitalised observation types, JSON-RPC 2.0, Pydantic AI's
+        # `part_kind`. (Not openinference: otel-genai claims every OTLP export too, and
+        # coverage decides.)
+        "cohere-chat",
+        "inspect",
+        "langchain",
+        "langfuse",
+        "mcp",
+        "pydantic-ai",
+    )
 )
 
 
@@ -272,17 +236,23 @@ EXPORT_MARKERS: tuple[bytes, ...] = (
 CONSOLE_SPANS = "otel-genai/console"
 
 
+_OTEL = BY_NAME["otel-genai"]
+_AGENTS = BY_NAME["openai-agents"]
+
+
 def export_kind(value: Any) -> str | None:
     """The span-export format of a document ("otel-genai", "openai-agents") or None.
     Such exports arrive in batches (one per JSONL line) that `merge_exports` joins."""
+    from ._otel_shapes import is_console_span  # noqa: PLC0415 - only off the canonical path
+
     if is_console_span(value):
         return CONSOLE_SPANS
-    if otel_genai.detect(value):
-        return otel_genai.NAME
+    if _OTEL.detect(value):
+        return _OTEL.name
     if isinstance(value, dict) and value.get("object") in ("trace", "trace.span"):
-        return openai_agents.NAME
+        return _AGENTS.name
     if isinstance(value, dict) and isinstance(value.get("data"), list):
-        return openai_agents.NAME if openai_agents.detect(value) else None
+        return _AGENTS.name if _AGENTS.detect(value) else None
     return None
 
 
@@ -290,7 +260,9 @@ def merge_exports(kind: str, values: list[Any]) -> Any:
     """One export holding the batches of `values` (all of span-export `kind`), in order."""
     if kind == CONSOLE_SPANS:
         return list(values)  # one console-exporter span per line
-    if kind == otel_genai.NAME:
+    if kind == _OTEL.name:
+        from ._otel_shapes import resource_spans  # noqa: PLC0415 - only for span exports
+
         return {"resourceSpans": [rs for v in values for rs in resource_spans(v) or []]}
     items: list[Any] = []
     for value in values:
@@ -306,7 +278,7 @@ def _canonical_shaped(value: Any) -> bool:
     canonical labels and nothing a transcript format claims (a chat body may carry a
     `trace_id` label next to its messages). Agents SDK span items also carry
     `trace_id`, so a span export is never taken for traces."""
-    if export_kind(value) is not None or openai_agents.detect(value):
+    if export_kind(value) is not None or _AGENTS.detect(value):
         return False
     items = value if isinstance(value, list) else [value]
     if any(isinstance(v, dict) and "steps" in v for v in items[:1000]):

@@ -10,8 +10,9 @@ from __future__ import annotations
 import contextlib
 import json
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ..errors import AdapterError
 from .base import Adapter
@@ -20,8 +21,7 @@ from .base import Adapter
 _SHOWN_ISSUES = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Coverage:
+class Coverage(msgspec.Struct, frozen=True):
     """What one conversion made of a document, summed over the traces it produced."""
 
     traces: int
@@ -181,8 +181,7 @@ def _only_bookkeeping(found: Coverage) -> bool:
     return found.steps == 0 and found.mapped == 0 and found.noted == 0
 
 
-@dataclass(frozen=True, slots=True)
-class _Candidate:
+class _Candidate(msgspec.Struct, frozen=True):
     adapter: Adapter
     traces: list[Any]
     coverage: Coverage
