@@ -6,12 +6,14 @@ each row to what its module declares."""
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any, NamedTuple
+from typing import Any
+
+import msgspec
 
 from .base import Adapter
 
 
-class Declared(NamedTuple):
+class Declared(msgspec.Struct, frozen=True):
     """One transcript format: what detection, the directory walk and `--help` need to know
     before (or without) importing its module."""
 

@@ -5,7 +5,6 @@ call these and print nothing of it when the run has no such section."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from fractions import Fraction
 from typing import Any
 
 import msgspec
@@ -43,6 +42,8 @@ def tasks_view(sections: Iterable[Section]) -> TasksView | None:
 
 def worst_first(tasks: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """Lowest pass rate first (exact), then more runs first, then task_id."""
+    from fractions import Fraction  # noqa: PLC0415 - only for a run with a tasks section
+
     return sorted(tasks, key=lambda t: (Fraction(t["passed"], t["runs"]), -t["runs"], t["task_id"]))
 
 

@@ -23,7 +23,6 @@ from .model import Policy
 from .notes import Notes, PolicyWarning, dotted, strict_error
 from .parse import compile_policy
 from .values import err
-from .yaml_ import decode_yaml
 
 YAML_SUFFIXES = (".yaml", ".yml")
 POLICY_SUFFIXES = (".json", *YAML_SUFFIXES)
@@ -141,7 +140,12 @@ def _decode(path: str, notes: Notes) -> dict[str, Any]:
     """One policy file as an object (JSON, or YAML by its suffix)."""
     text = io.decode_bytes(reading.read_input(path))
     yaml = os.path.splitext(path)[1] in YAML_SUFFIXES
-    value = decode_yaml(text) if yaml else io.decode_json(text)
+    if yaml:
+        from .yaml_ import decode_yaml  # noqa: PLC0415 - only for a YAML policy
+
+        value = decode_yaml(text)
+    else:
+        value = io.decode_json(text)
     if not isinstance(value, dict):
         kind = "a YAML mapping" if yaml else "a JSON object"
         raise PolicyError(f"policy must be {kind} (got {type_name(value)})")

@@ -6,7 +6,6 @@ the load error. The did-you-mean guess is deterministic (difflib, fixed cutoff).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 import msgspec
@@ -28,6 +27,8 @@ class PolicyWarning(msgspec.Struct, frozen=True):
 
 def closest(word: str, known: Iterable[str]) -> str | None:
     """The known word closest to `word` (case-insensitive), or None when none is close."""
+    import difflib  # noqa: PLC0415 - only for a policy that has a typo in it
+
     choices = sorted(known)
     by_lower = {choice.lower(): choice for choice in choices}
     found = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
