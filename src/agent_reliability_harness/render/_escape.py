@@ -9,6 +9,7 @@ link, or a bidi control that reorders what a reviewer reads. Pure string functio
 
 from __future__ import annotations
 
+import functools
 import re
 
 # Unicode "format" characters (category Cf: bidi embeddings and isolates, zero-width
@@ -27,12 +28,30 @@ _CONTROLS = "\x00-\x1f\x7f-\x9f\u2028\u2029"
 # as UTF-8 at all.
 _SURROGATES = "\ud800-\udfff"
 
-_TERMINAL_UNSAFE = re.compile(f"[{_CONTROLS}{_INVISIBLE}{_SURROGATES}]")
-_MD_CONTROL = re.compile(f"[{_CONTROLS}]")
-_MD_VISIBLE = re.compile(f"[{_INVISIBLE}{_SURROGATES}]")
 
-# XML 1.0 cannot carry these at all, not even as character references.
-_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# The patterns are compiled when a renderer first needs them (all of them at import cost
+# ~4 ms, mostly the case-insensitive _live, and a run renders one or two media).
+@functools.cache
+def _terminal_unsafe() -> re.Pattern[str]:
+    return re.compile(f"[{_CONTROLS}{_INVISIBLE}{_SURROGATES}]")
+
+
+@functools.cache
+def _md_control() -> re.Pattern[str]:
+    return re.compile(f"[{_CONTROLS}]")
+
+
+@functools.cache
+def _md_invisible() -> re.Pattern[str]:
+    return re.compile(f"[{_INVISIBLE}{_SURROGATES}]")
+
+
+@functools.cache
+def _xml_forbidden() -> re.Pattern[str]:
+    # XML 1.0 cannot carry these at all, not even as character references.
+    return re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
 _XML_TEXT = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 _XML_ATTR = {**_XML_TEXT, '"': "&quot;", "\t": "&#9;", "\n": "&#10;", "\r": "&#13;"}
 
@@ -43,7 +62,14 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~&$])")
 # and bare URLs (scheme:// and www.). A word joiner (U+2060) inside each breaks the
 # match and shows nothing.
 _WJ = "\u2060"
-_LIVE = re.compile(r"@(?=[A-Za-z0-9])|#(?=[0-9])|(?<![A-Za-z0-9])GH-(?=[0-9])|:(?=//)|www\.", re.I)
+
+
+@functools.cache
+def _live() -> re.Pattern[str]:
+    live = r"@(?=[A-Za-z0-9])|#(?=[0-9])|(?<![A-Za-z0-9])GH-(?=[0-9])|:(?=//)|www\."
+    return re.compile(live, re.I)
+
+
 _BACKTICKS = re.compile("`+")
 
 
@@ -64,7 +90,7 @@ def term(text: str) -> str:
     invisible format characters (bidi controls included) and lone surrogates spelled
     out (`\\x1b`, `\\x0a`, `\\u202e`), so it can neither drive the terminal nor start a
     line of its own (where CI runners read workflow commands)."""
-    return _TERMINAL_UNSAFE.sub(_spelled, text)
+    return _terminal_unsafe().sub(_spelled, text)
 
 
 def clip(text: str, limit: int) -> str:
@@ -74,7 +100,7 @@ def clip(text: str, limit: int) -> str:
 
 def xml_clean(text: str) -> str:
     """Replace characters XML 1.0 forbids with a visible `\\uXXXX` spelling."""
-    return _XML_FORBIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _xml_forbidden().sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def xml_text(text: str) -> str:
@@ -88,14 +114,14 @@ def xml_attr(text: str) -> str:
 
 
 def _md_visible(text: str) -> str:
-    return _MD_VISIBLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _md_invisible().sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def md_code(text: str, limit: int = 200, in_table: bool = False) -> str:
     """A code span showing `text` literally (ids, names, paths): GitHub links and
     notifies nothing inside one. Control and invisible characters are spelled \\uXXXX;
     in a table cell `|` is escaped, which GFM undoes inside the span."""
-    flat = _md_visible(_MD_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", clip(text, limit)))
+    flat = _md_visible(_md_control().sub(lambda m: f"\\u{ord(m.group()):04x}", clip(text, limit)))
     if not flat.strip():
         return "(blank)"
     fence = "`" * (max((len(run) for run in _BACKTICKS.findall(flat)), default=0) + 1)
@@ -108,5 +134,5 @@ def md_text(text: str, limit: int = 500) -> str:
     """Inline Markdown text (also safe in a table cell or a list item): one line, no
     markup, no live mention, issue reference or link; invisible characters spelled
     \\uXXXX. Never a backslash before `@` (GitHub notifies on `\\@name` all the same)."""
-    flat = _MD_SPECIAL.sub(r"\\\1", _MD_CONTROL.sub(" ", clip(text, limit)))
-    return _LIVE.sub(lambda m: m.group() + _WJ, _md_visible(flat))
+    flat = _MD_SPECIAL.sub(r"\\\1", _md_control().sub(" ", clip(text, limit)))
+    return _live().sub(lambda m: m.group() + _WJ, _md_visible(flat))
