@@ -116,26 +116,42 @@ def _fsync_directory(directory: str) -> None:
         os.close(fd)
 
 
+# Characters a Spool holds in memory before it moves them to a temporary file: a small
+# run's report never creates one (nor imports tempfile), a large run's stays bounded.
+SPOOL_IN_MEMORY = 1 << 20
+
+
 class Spool:
     """Text appended in pieces and read back once, kept in a temporary file rather than
-    in memory (a streamed report's elements, which are written after its summary)."""
+    in memory (a streamed report's elements, which are written after its summary) once
+    there is more than `in_memory` characters of it."""
 
-    def __init__(self) -> None:
+    def __init__(self, in_memory: int = SPOOL_IN_MEMORY) -> None:
         self._file: Any = None
+        self._held: list[str] = []
+        self._room = in_memory
         self.empty = True
 
     def write(self, text: str) -> None:
+        self.empty = self.empty and not text
         if self._file is None:
+            self._held.append(text)
+            self._room -= len(text)
+            if self._room >= 0:
+                return
             import tempfile  # noqa: PLC0415 - only when something is spooled
 
             # Closed by chunks() (or when the run dies and the object goes away).
             self._file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")  # noqa: SIM115
+            text, self._held = "".join(self._held), []
         self._file.write(text)
-        self.empty = self.empty and not text
 
     def chunks(self, size: int = 1 << 20) -> Iterator[str]:
-        """What was written, in pieces of about `size` characters; then the file is gone."""
+        """What was written, in pieces of about `size` characters; then it is gone."""
         if self._file is None:
+            held, self._held = "".join(self._held), []
+            for start in range(0, len(held), size):
+                yield held[start : start + size]
             return
         handle, self._file = self._file, None
         try:
