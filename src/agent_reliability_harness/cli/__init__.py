@@ -15,20 +15,46 @@ import signal
 import sys
 from collections.abc import Sequence
 from types import FrameType
+from typing import Any
 
 from ..version import __version__
 from . import stdio
 from .common import COMMANDS, EXIT_INPUT, EXIT_USAGE, Streams
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, except that declaring an argument does not size the terminal:
+    argparse makes a help formatter in every add_argument only to check the metavar, and
+    sizing one imports shutil (~1.5 ms with the compression modules it imports). Help,
+    usage and error text are formatted as argparse formats them. Subcommand parsers are
+    of this class too (argparse makes them of the parent's class)."""
+
+    _declaring = False
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        self._declaring = True
+        try:
+            return super().add_argument(*args, **kwargs)
+        finally:
+            self._declaring = False
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        if self._declaring:  # only _format_args is asked of it, which no width changes
+            make: Any = self.formatter_class  # every HelpFormatter takes a width
+            formatter: argparse.HelpFormatter = make(prog=self.prog, width=80)
+            return formatter
+        return super()._get_formatter()
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; every subcommand in full when `command` is None, else only that one."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="arh",
         description="Agent Reliability Harness: check what tool-using AI agents actually did.",
     )
     parser.add_argument("--version", action="version", version=f"arh {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # prog given: argparse would otherwise format the usage to find it ("arh" all the same).
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", prog="arh")
     for name, (module, help_text) in COMMANDS.items():
         if command is None or name == command:
             importlib.import_module(f"{__name__}.{module}").add_parser(subparsers)
