@@ -11,10 +11,12 @@ import re
 import stat
 from collections.abc import Iterator
 from contextvars import ContextVar
-from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from .errors import InputError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 STDIN = "-"
 # Buffer of a JSONL file read line by line: trace lines are often longer than the default
@@ -218,14 +220,30 @@ def read_input(
     return data
 
 
+# The errors pathlib's Path.is_dir() takes for "not a directory" (it raises the others).
+_NOT_THERE = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+
+
+def _is_dir(path: str | os.PathLike[str]) -> bool:
+    """Path(path).is_dir(), without importing pathlib for a path that is a file."""
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except OSError as exc:
+        if exc.errno not in _NOT_THERE:
+            raise
+        return False
+    except ValueError:  # a NUL byte in the path
+        return False
+
+
 def list_files(directory: str | os.PathLike[str], suffixes: tuple[str, ...]) -> list[Path] | None:
     """The files directly inside `directory` whose names end in one of `suffixes`, sorted
     by name; None when `directory` is not a directory (or is empty: no path)."""
-    if not os.fspath(directory):
+    if not os.fspath(directory) or not _is_dir(directory):
         return None
+    from pathlib import Path  # noqa: PLC0415 - only for a directory of policies
+
     path = Path(directory)
-    if not path.is_dir():
-        return None
     try:
         return sorted(
             (p for p in path.iterdir() if p.suffix in suffixes and p.is_file()),

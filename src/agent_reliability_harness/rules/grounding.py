@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import urlsplit
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
@@ -106,6 +105,8 @@ def valid_url(url: Any) -> bool:
 def _valid_url_general(url: Any) -> bool:
     if not isinstance(url, str):
         return False
+    from urllib.parse import urlsplit  # noqa: PLC0415 - only past the common case above
+
     try:
         parts = urlsplit(url.strip())
         host = parts.hostname
