@@ -46,8 +46,9 @@ class _Parser(argparse.ArgumentParser):
         return super()._get_formatter()
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser; every subcommand in full when `command` is None, else only that one."""
+def build_parser(command: str | None = None, listed: bool = True) -> argparse.ArgumentParser:
+    """The parser; every subcommand in full when `command` is None, else only that one,
+    and the others by name and help when `listed` (only `arh --help` shows them)."""
     parser = _Parser(
         prog="arh",
         description="Agent Reliability Harness: check what tool-using AI agents actually did.",
@@ -58,7 +59,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name, (module, help_text) in COMMANDS.items():
         if command is None or name == command:
             importlib.import_module(f"{__name__}.{module}").add_parser(subparsers)
-        else:
+        elif listed:
             subparsers.add_parser(name, help=help_text)
     return parser
 
@@ -103,7 +104,11 @@ def _main(arguments: list[str], io: Streams, system: bool) -> int:
         io.out.write(f"arh {__version__}\n")
         return 0
     command = _command(arguments)
-    parser = build_parser(command)
+    # Only options before the command (`arh -h validate`) can show the list of commands;
+    # each listed one costs a parser (~0.4 ms, most of it in argparse's gettext calls).
+    before = arguments[: arguments.index(command)] if command is not None else arguments
+    listed = command is None or any(a.startswith("-") for a in before)
+    parser = build_parser(command, listed)
     try:
         # argparse prints to sys.stdout/sys.stderr and ignores write errors: give it these.
         with contextlib.redirect_stdout(io.out), contextlib.redirect_stderr(io.err):
