@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from ..models.common import is_number, type_name
 
@@ -104,8 +105,7 @@ def error_text(output: Any) -> str:
     return json.dumps(output, sort_keys=True, ensure_ascii=False)[:2000]
 
 
-@dataclass(frozen=True, slots=True)
-class Usage:
+class Usage(msgspec.Struct, frozen=True):
     """One model turn's recorded usage, and where it was read."""
 
     input: int | None

@@ -11,9 +11,10 @@ source text once (memory O(distinct source text)) and the asked argument values.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import Any, NamedTuple
+
+import msgspec
 
 from .occurrences import NEVER, TAINT, TRUSTED, Seen, numbers, search
 from .sources import Marker, output_texts, taint_regions
@@ -22,8 +23,7 @@ from .units import Unit, fold, grounded_leaves, value_units
 INPUT_POSITION = -1
 
 
-@dataclass(frozen=True, slots=True)
-class DataflowOptions:
+class DataflowOptions(msgspec.Struct, frozen=True):
     """The `dataflow` keys the index needs; `untrusted_if` None means absent."""
 
     min_value_length: int = 6
@@ -62,8 +62,7 @@ class GroundedResult(NamedTuple):
     missing: Unit | None
 
 
-@dataclass(frozen=True, slots=True)
-class Resolution:
+class Resolution(msgspec.Struct, frozen=True):
     """The answers, in the order the questions were asked."""
 
     sinks: tuple[SinkResult, ...]

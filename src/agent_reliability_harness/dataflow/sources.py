@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+import msgspec
 
 from .units import decimal_form, fold, is_number
 
@@ -23,8 +24,7 @@ class Searcher(Protocol):
     def finditer(self, text: str) -> Iterable[MatchLike]: ...
 
 
-@dataclass(frozen=True, slots=True)
-class Marker:
+class Marker(msgspec.Struct, frozen=True):
     """One `untrusted_if` pattern: its source text (for messages) and compiled form,
     which must search case-insensitively."""
 
@@ -32,16 +32,15 @@ class Marker:
     regex: Searcher
 
 
-@dataclass(slots=True)
-class OutputTexts:
+class OutputTexts(msgspec.Struct):
     """`texts`: folded strings (keys included) and decimal forms of numbers;
     `searched`: the folded strings markers are searched in
     (a string holding a JSON object or array is replaced by its own strings, but stays
     a text too); `numbers`: the JSON numbers."""
 
-    texts: list[str] = field(default_factory=list)
-    searched: list[str] = field(default_factory=list)
-    numbers: list[int | float] = field(default_factory=list)
+    texts: list[str] = msgspec.field(default_factory=list)
+    searched: list[str] = msgspec.field(default_factory=list)
+    numbers: list[int | float] = msgspec.field(default_factory=list)
 
 
 _JSON_START = re.compile(r"\s*[\[{]")

@@ -6,11 +6,12 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 from functools import lru_cache
 from typing import Any
+
+import msgspec
 
 # Numbers with more digits are not units: no recorded value is that long, and Python
 # refuses to print integers beyond 4,300 digits.
@@ -38,8 +39,7 @@ class UnitKind(StrEnum):
     NUMBER = "number"  # a JSON number, compared by value
 
 
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(msgspec.Struct, frozen=True):
     """`text`: the folded text (for a number, its shortest decimal form with sign);
     `number`: the value of a NUMBER unit (None otherwise)."""
 

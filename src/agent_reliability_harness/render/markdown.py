@@ -6,7 +6,7 @@ out (failing traces are listed first) and a note says what is missing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 from ..models.common import Category, Severity
 from ..models.report import Finding, InputFailure, RunReport, TraceReport
@@ -32,8 +32,7 @@ MAX_INPUTS_LISTED = 20
 _NOTE_ROOM = 700  # the truncation note is far shorter; checked by the tests
 
 
-@dataclass(frozen=True, slots=True)
-class _Block:
+class _Block(msgspec.Struct, frozen=True):
     """One omittable piece of the comment, under a section heading."""
 
     section: str

@@ -10,16 +10,16 @@ import json
 from array import array
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
+
+import msgspec
 
 from .model import ArgumentsMatch, EntryTest, ToolFilter, TrajectorySpec
 from .ordered import OrderedInput, match_ordered
 from .unordered import CallClass, match_unordered
 
 
-@dataclass(frozen=True, slots=True)
-class NearestCall:
+class NearestCall(msgspec.Struct, frozen=True):
     """The unmatched call of a missing entry's tool with the most argument keys equal to
     the entry's (the earliest on ties), its arguments as recorded and the label it was
     added with."""
@@ -30,16 +30,14 @@ class NearestCall:
     label: Any = None
 
 
-@dataclass(frozen=True, slots=True)
-class MissingCall:
+class MissingCall(msgspec.Struct, frozen=True):
     """An unmatched non-optional entry (ARH-SEQ-006), by index in `expected`."""
 
     entry: int
     nearest: NearestCall | None
 
 
-@dataclass(frozen=True, slots=True)
-class TrajectoryResult:
+class TrajectoryResult(msgspec.Struct, frozen=True):
     """`matched`: (entry index, call position) in entry order; `unexpected`: positions of
     considered calls matching no entry, in trace order, only in the modes that forbid
     them (ARH-SEQ-007); `checks`/`failed`: the sequence category's counts."""

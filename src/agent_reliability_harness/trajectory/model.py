@@ -5,10 +5,11 @@ compares a call's arguments. Plain Python values in; matching lives in the sibli
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from fnmatch import fnmatchcase
 from typing import Any
+
+import msgspec
 
 
 class MatchMode(StrEnum):
@@ -44,8 +45,7 @@ class ArgumentsMatch(StrEnum):
     IGNORE = "ignore"
 
 
-@dataclass(frozen=True, slots=True)
-class ExpectedCall:
+class ExpectedCall(msgspec.Struct, frozen=True):
     """One `trajectory.expected` entry. `arguments` None matches on the tool alone;
     `arguments_match` None takes the section's."""
 
@@ -55,8 +55,7 @@ class ExpectedCall:
     optional: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class TrajectorySpec:
+class TrajectorySpec(msgspec.Struct, frozen=True):
     """A `trajectory` section, already parsed (the policy loader builds it)."""
 
     expected: tuple[ExpectedCall, ...]

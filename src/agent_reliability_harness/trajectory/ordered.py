@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 
-@dataclass(slots=True)
-class Step:
+class Step(msgspec.Struct):
     """A non-increasing step function on 0..U: values[k] holds from starts[k] on."""
 
     starts: list[int]
@@ -26,8 +26,7 @@ class Step:
         return self.values[bisect_right(self.starts, j) - 1]
 
 
-@dataclass(frozen=True, slots=True)
-class OrderedInput:
+class OrderedInput(msgspec.Struct, frozen=True):
     """Entry i has weight `weights[i]`; `compatible(i)` lists the candidates it may
     match, ascending. It is asked twice per entry and its lists are not kept, so the
     memory stays that of one list at a time."""

@@ -11,16 +11,16 @@ each kept when an augmenting path exists).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 
-@dataclass(slots=True)
-class CallClass:
+class CallClass(msgspec.Struct):
     """Calls that fit the same entries (`fits`: local entry indices) and the earliest
     positions among them (candidate numbers, ascending, at most len(fits) of them)."""
 
     fits: tuple[int, ...]
-    positions: list[int] = field(default_factory=list)
+    positions: list[int] = msgspec.field(default_factory=list)
 
 
 class _Flow:
