@@ -146,7 +146,7 @@ def measure(reference: str, pairs: int, src: str | None = None) -> list[str]:
         ours = {**base, "PYTHONPYCACHEPREFIX": str(work / "pycache")}
         if src:
             ours["PYTHONPATH"] = str(Path(src).resolve())
-        envs = {"arh": ours, "reference": base, "floor": ours}
+        envs = {"arh": ours, "arh-default": ours, "reference": base, "floor": ours}
         (work / "policy.json").write_text(json.dumps(corpus.POLICY, indent=2))
         for name, paths in _inputs(work).items():
             commands = _commands(reference, paths)
