@@ -107,7 +107,7 @@ POLICIES = [
 EVALUATORS = [Evaluator(policy) for policy in POLICIES]
 # The v1.1 keys of sections 2-4: chunked like the others, but not in the v1 reference.
 V11_EVALUATOR = Evaluator(Policy.from_dict(_v11_policy()))
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _chunked(evaluator: Evaluator, trace: Trace, size: int) -> str:

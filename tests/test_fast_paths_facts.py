@@ -63,7 +63,7 @@ _COSTS = st.one_of(
 )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(st.lists(_COSTS, max_size=6))
 def test_cost_total_is_the_decimal_sum(values: list[Any]) -> None:
     expected = _reference_cost(values)
@@ -147,7 +147,7 @@ _JSON = st.recursive(
 )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(st.dictionaries(_KEYS, _JSON, max_size=4))
 def test_argument_identity_is_the_canonical_json(arguments: dict[str, Any]) -> None:
     assert _outcome(argument_identity, arguments) == _outcome(_json_identity, arguments)

@@ -133,7 +133,7 @@ def _delimited(text: bytes, delimiter: bytes, piece: bytes) -> bool:
     return delimiter + piece + delimiter in delimiter + text + delimiter
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(_steps())
 def test_screen_text_holds_every_blob_between_delimiters(steps: tuple[Step, ...]) -> None:
     screen = screen_text(steps)
@@ -151,7 +151,7 @@ def test_screen_text_holds_every_blob_between_delimiters(steps: tuple[Step, ...]
             assert _delimited(text, delimiter, blob.encode("utf-8")), blob
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(_steps(), st.lists(st.sampled_from(_PATTERNS), min_size=1, max_size=3, unique=True))
 def test_fast_decision_never_hides_a_match(steps: tuple[Step, ...], chosen: list[str]) -> None:
     patterns = PatternSet(chosen)
@@ -300,7 +300,7 @@ def _scoped_reference(steps: tuple[Step, ...], entries: list[Any]) -> RuleResult
     return result
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     _steps(),
     st.lists(st.sampled_from(["t1", "t2", "t3"]) | st.none(), min_size=4, max_size=4),

@@ -193,7 +193,7 @@ _TRACE = st.lists(_CALL, min_size=1, max_size=6).map(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(_POLICY, _TRACE | traces(), st.integers(0, 6))
 def test_one_pass_gives_each_rule_its_own_hits(
     raw_policy: dict[str, Any], raw_trace: dict[str, Any], first: int

@@ -21,7 +21,7 @@ GLOB_CHARS = st.text(st.sampled_from("ab*?[]!-^\\.z"), max_size=7)
 TEXTS = st.text(st.sampled_from("ab-]![^\\.zA\n"), max_size=6)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=750, deadline=None)
 @given(GLOB_CHARS, TEXTS)
 def test_glob_matches_as_fnmatchcase(glob: str, text: str) -> None:
     assert GlobSet([glob]).matches(text) == fnmatch.fnmatchcase(text, glob), glob_to_regex(glob)
@@ -87,7 +87,7 @@ def _compiles(pattern: str) -> bool:
     return True
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=5).map("".join).filter(_compiles),
     st.text(alphabet="abAB.1é\n ", max_size=6),

@@ -23,7 +23,7 @@ from agent_reliability_harness.models.policy import (
 from agent_reliability_harness.models.policy.keys import POLICY, Items, Names, Obj
 from policy_strategies import JSON_VALUES, to_yaml, valid_policies
 
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # ------------------------------------------------------------------ v1 as before
 

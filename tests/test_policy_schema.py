@@ -20,7 +20,7 @@ from policy_strategies import valid_policies
 
 SCHEMA = json.loads((ROOT / "schemas" / "policy.schema.json").read_text(encoding="utf-8"))
 VALIDATOR = Draft202012Validator(SCHEMA)
-SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # What only the parser checks (the schema's description names each): a schema-valid
 # policy may still be refused, or warned about, for these.

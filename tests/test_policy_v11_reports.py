@@ -25,7 +25,7 @@ from agent_reliability_harness.models.policy_warnings import policy_warnings
 from policy_strategies import ARG_NAMES, JSON_VALUES, NAMES, to_yaml, valid_policies
 from test_policy_properties import V1_POLICIES, one_typo
 
-SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # Traces in the policies' vocabulary (tool and argument names), so that every rule has
 # something to judge: calls with values, errors, outputs that may read as errors.

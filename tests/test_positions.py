@@ -178,7 +178,7 @@ def _documents(draw: Any) -> tuple[str, list[tuple[int, list[int]]]]:
     return text, expected
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_documents())
 def test_scanner_agrees_with_reference(case: tuple[str, list[tuple[int, list[int]]]]) -> None:
     text, expected = case

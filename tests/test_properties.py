@@ -17,7 +17,7 @@ from strategies import traces
 
 POLICY_DICT: dict[str, Any] = json.loads((SAMPLES / "policy.json").read_text(encoding="utf-8"))
 POLICY = Policy.from_dict(POLICY_DICT)
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _findings(report: TraceReport) -> list[dict[str, Any]]:

@@ -18,7 +18,7 @@ from helpers import ROOT, SAMPLES
 from strategies import JSON_VALUES, traces
 
 SCHEMAS = ROOT / "schemas"
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _validator(name: str) -> Draft202012Validator:

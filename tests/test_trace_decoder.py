@@ -84,7 +84,7 @@ def _decision(data: Any) -> tuple[Trace | None, TraceError | None]:
         return None, exc
 
 
-@settings(max_examples=600)
+@settings(max_examples=300)
 @given(_traces())
 def test_the_explainer_refuses_exactly_what_the_decoder_refuses(data: Any) -> None:
     trace, error = _decision(data)

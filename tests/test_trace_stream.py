@@ -178,7 +178,7 @@ def layouts(draw: st.DrawFn) -> bytes:
     return data + draw(st.sampled_from([b"", b"\n", b" \r\n\t "]))
 
 
-@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(layouts(), CHUNK_STEPS, READ_SIZES)
 def test_usual_layouts_stream_and_equal_the_whole_decode(
     data: bytes, chunk_steps: int, read_size: int
@@ -354,7 +354,7 @@ def mutate(data: bytes, how: str, at: int, byte: int) -> bytes:
             return data[:close] + b',"steps":[]' + data[close:]
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=75, suppress_health_check=[HealthCheck.too_slow])
 @given(
     layouts(),
     st.lists(st.tuples(MUTATIONS, st.integers(0, 10**6), BYTES), min_size=1, max_size=3),

@@ -275,7 +275,7 @@ def _run(value: Any, fmt: str, lines: bool) -> None:
             parse_trace(trace)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_random_edits_never_crash(data: st.DataObject) -> None:
     path = data.draw(st.sampled_from(MINE), label="fixture")

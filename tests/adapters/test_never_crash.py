@@ -141,7 +141,7 @@ def run(value: Any, fmt: str) -> None:
 
 
 @pytest.mark.parametrize("fmt", ["auto", *NAMES])
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(value=junk)
 def test_random_json(fmt: str, value: Any) -> None:
     run(value, fmt)
@@ -167,7 +167,7 @@ def _replace(value: Any, path: tuple[Any, ...], new: Any) -> Any:
     return [_replace(v, rest, new) if i == head else v for i, v in enumerate(value)]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_mutated_fixtures(data: st.DataObject) -> None:
     path = data.draw(st.sampled_from(FIXTURES), label="fixture")

@@ -120,7 +120,7 @@ def flat(result: Resolution) -> dict[str, Any]:
     }
 
 
-@settings(max_examples=500)
+@settings(max_examples=250)
 @given(traces())
 def test_index_equals_the_naive_reading(
     trace: tuple[DataflowOptions, list[tuple[Any, ...]]],
@@ -187,7 +187,7 @@ def test_case_and_whitespace_do_not_matter(
     assert flat(run(options, changed)) == flat(run(options, events))
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(traces())
 def test_many_chunks_and_batches_give_the_same_answers(
     trace: tuple[DataflowOptions, list[tuple[Any, ...]]],

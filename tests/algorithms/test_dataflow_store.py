@@ -84,7 +84,7 @@ def stored(options: DataflowOptions, events: list[tuple[Any, ...]]) -> Any:
     return store.resolve()
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.one_of(traces(), plain_traces()), st.sampled_from([1, 2, 256]))
 def test_the_store_gives_the_index_answers(
     trace: tuple[DataflowOptions, list[tuple[Any, ...]]], window: int

@@ -66,7 +66,7 @@ def flat(result: TrajectoryResult) -> dict[str, Any]:
     }
 
 
-@settings(max_examples=600)
+@settings(max_examples=300)
 @given(specs(), CALL_LISTS)
 def test_equals_brute_force(spec: TrajectorySpec, calls: list[tuple[str, Any]]) -> None:
     placed = positioned(calls)

@@ -56,7 +56,7 @@ def test_self_compare_is_empty_and_passes(data: dict[str, Any]) -> None:
     assert compare(run, run, GateOptions(GateMode.REGRESSIONS, 0)).gate.passed
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_reports, _reports)
 def test_swapping_swaps_new_resolved_and_transitions(a: dict[str, Any], b: dict[str, Any]) -> None:
     run_a, run_b = parse_report(a), parse_report(b)
@@ -74,7 +74,7 @@ def test_swapping_swaps_new_resolved_and_transitions(a: dict[str, Any], b: dict[
             assert f.score_delta == -(r.score_delta or 0.0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(_reports, _reports)
 def test_counts_add_up_and_output_is_deterministic(a: dict[str, Any], b: dict[str, Any]) -> None:
     run_a, run_b = parse_report(a), parse_report(b)

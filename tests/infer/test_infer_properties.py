@@ -52,7 +52,7 @@ def test_the_policy_passes_every_good_run_of_the_corpus(seed: int, count: int) -
     assert checker.others == count - good
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(traces(), min_size=1, max_size=8),
     st.lists(st.sampled_from(["a", "b"]), min_size=8, max_size=8),

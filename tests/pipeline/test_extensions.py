@@ -135,7 +135,7 @@ def _run(traces: Path, tmp_path: Path, *how: str) -> tuple[object, ...]:
 
 @pytest.mark.usefixtures("extended")
 def test_extensions_give_the_same_bytes_on_every_executor(
-    traces: Path, tmp_path: Path, scheduler: str, monkeypatch: pytest.MonkeyPatch
+    traces: Path, tmp_path: Path, local_scheduler: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     one = _run(traces, tmp_path, "--jobs", "1")
     code, out, err, bodies = one
@@ -160,7 +160,7 @@ def test_extensions_give_the_same_bytes_on_every_executor(
     monkeypatch.setattr(executors, "CHUNK_UNITS", 2)
     monkeypatch.setattr(executors, "CHUNK_BYTES", 300)
     assert _run(traces, tmp_path, "--jobs", "2") == one
-    assert _run(traces, tmp_path, "--dask", scheduler) == one
+    assert _run(traces, tmp_path, "--dask", local_scheduler) == one
 
 
 @pytest.mark.usefixtures("extended")

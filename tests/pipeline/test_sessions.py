@@ -108,7 +108,7 @@ def _validate(folder: Path, *how: str) -> tuple[int, str, str]:
 
 @pytest.mark.usefixtures("toy")
 def test_session_file_is_one_trace_on_every_executor(
-    runs: Path, scheduler: str, monkeypatch: pytest.MonkeyPatch
+    runs: Path, local_scheduler: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     one = _validate(runs, "--jobs", "1", "--quiet")
     code, out, err = one
@@ -130,7 +130,7 @@ def test_session_file_is_one_trace_on_every_executor(
     monkeypatch.setattr(executors, "CHUNK_BYTES", 1)
     monkeypatch.setattr(executors, "CHUNK_UNITS", 1)
     assert _validate(runs, "--jobs", "2", "--quiet") == one
-    assert _validate(runs, "--dask", scheduler, "--quiet") == one
+    assert _validate(runs, "--dask", local_scheduler, "--quiet") == one
 
 
 @pytest.mark.usefixtures("toy")

@@ -72,7 +72,7 @@ def test_one_run_per_task_is_the_v1_compare(
     assert _texts(labelled) == _texts(plain)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(_run, min_size=2, max_size=14), st.lists(_run, min_size=2, max_size=14))
 def test_verdicts_follow_the_exact_test_and_only_regressions_fail(
     before: list[dict[str, Any]], after: list[dict[str, Any]]

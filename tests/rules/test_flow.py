@@ -174,7 +174,7 @@ def test_effective_status_is_one_fact_for_every_chunking() -> None:
 _PATTERNS = st.lists(st.sampled_from(["^ok$", "refund issued", "ORD-[0-9]+", "ssn"]), min_size=1)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(traces(), _PATTERNS)
 def test_a_matched_output_is_exactly_a_failed_call_for_every_status_rule(
     data: dict[str, Any], patterns: list[str]

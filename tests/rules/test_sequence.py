@@ -88,7 +88,7 @@ def _chains_and_calls(draw: st.DrawFn) -> tuple[list[list[str]], list[str]]:
     return chains, draw(st.lists(st.sampled_from([*tools, "other"]), max_size=10))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_chains_and_calls())
 def test_chains_check_every_pair_once(case: tuple[list[list[str]], list[str]]) -> None:
     """Counted chain by chain less the shared pairs, merged hits: what checking every

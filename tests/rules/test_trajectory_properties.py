@@ -118,7 +118,7 @@ def _missing(steps: list[Any], policy: dict[str, Any]) -> list[int]:
     )  # type: ignore[union-attr]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(trajectories("superset"), calls(), st.data())
 def test_in_superset_an_added_call_never_adds_a_finding(
     policy: dict[str, Any], steps: list[Any], data: st.DataObject
