@@ -184,3 +184,39 @@ def test_scanner_agrees_with_reference(case: tuple[str, list[tuple[int, list[int
     text, expected = case
     found = [(p.line, list(p.step_lines)) for p in trace_positions(text)]
     assert found == expected
+
+
+# --- property: a document on one line is located without the scanner, as the scanner would ---
+
+_traces = st.one_of(
+    _json,
+    st.fixed_dictionaries(
+        {"steps": st.one_of(st.lists(_json, max_size=4), _json)},
+        optional={"trace_id": st.text(max_size=3), "metadata": _json},
+    ),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    value=st.one_of(_traces, st.lists(_traces, max_size=3)),
+    line=st.integers(1, 9),
+    tail=st.sampled_from(["", "\n", " \r\n", "\t"]),
+    repeat_steps=st.booleans(),
+)
+def test_one_line_documents_are_located_as_the_scanner_locates_them(
+    value: Any, line: int, tail: str, repeat_steps: bool
+) -> None:
+    text = json.dumps(value)
+    if repeat_steps and isinstance(value, dict) and "steps" in value:
+        text = '{"steps": [1, 2, 3], ' + text[1:]  # a duplicate key: the last one counts
+    text += tail
+    decoded = json.loads(text)
+    elements = decoded if isinstance(decoded, list) else [decoded]
+    doc = Document("f.jsonl", decoded, line=line, start_line=line, text=text)
+    offset = line - 1
+    expected = [
+        (p.line + offset, tuple(n + offset for n in p.step_lines)) for p in trace_positions(text)
+    ]
+    assert "\n" not in text.rstrip()
+    assert locate_traces(doc, elements) == expected

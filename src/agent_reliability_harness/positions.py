@@ -105,6 +105,14 @@ def _key_text(token: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _on_one_line(element: Any) -> TracePosition:
+    """What trace_positions finds for a trace written on line 1 with no line break:
+    line 1 for it and for each element of its "steps" array (the decoded value holds
+    the last of duplicate keys, as the scanner keeps the last "steps" array)."""
+    steps = element.get("steps") if isinstance(element, dict) else None
+    return TracePosition(1, (1,) * len(steps) if isinstance(steps, list) else ())
+
+
 def locate_traces(
     document: Document, candidates: Sequence[Any]
 ) -> list[tuple[int, tuple[int, ...]]] | None:
@@ -119,7 +127,11 @@ def locate_traces(
     offset = (document.line or 1) - 1  # a JSONL document is one line of its file
     value = document.value
     elements = value if isinstance(value, list) else [value]
-    positions = trace_positions(document.text)
+    text = document.text
+    if "\n" in text.rstrip():
+        positions = trace_positions(text)
+    else:  # one line (a JSONL line, a compact file): every value starts on line 1
+        positions = [_on_one_line(element) for element in elements]
     if len(positions) != len(elements):
         positions = []
     located: list[tuple[int, tuple[int, ...]]] = []
