@@ -18,6 +18,9 @@ from .io import Document
 # Strings, punctuation and bare scalars; whitespace is skipped. Strings cannot hold a raw
 # line break in valid JSON, so every "\n" in the text is a real line end.
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|[{}\[\],:]|[^\s{}\[\],:"]+')
+# A bracket, or a run of anything else between brackets (strings read whole).
+_COARSE = re.compile(r'[{}\[\]]|(?:[^"{}\[\]]+|"(?:[^"\\\n]|\\.)*")+')
+_DEPTH = {"{": 1, "[": 1, "}": -1, "]": -1}  # how a bracket moves the nesting depth
 
 _ROOT_ARRAY = 0
 _TRACE = 1
@@ -44,32 +47,59 @@ def trace_positions(text: str) -> list[TracePosition]:
 
     Step lines come from the last "steps" key of a trace object, as json.loads keeps
     the last of duplicate keys; a trace without a "steps" array has no step lines.
+    Only the document, its traces and their "steps" arrays are read token by token;
+    inside any other value (a step, metadata) only brackets are counted, over runs of
+    everything else (strings whole) read as one token.
     """
-    found: list[tuple[int, list[int]]] = []
-    stack: list[_Frame] = []
-    line = 1
-    counted = 0  # line breaks before this offset are already in `line`
-    for match in _TOKEN.finditer(text):
+    scanner = _Scanner(text)
+    fine = _TOKEN.finditer
+    skip = 0  # depth inside a value whose insides are never recorded
+    for match in _COARSE.finditer(text):
         token = match.group()
+        if skip:
+            skip += _DEPTH.get(token, 0)
+        elif token in _DEPTH:
+            skip = scanner.token(match)
+        else:  # a run between brackets, read token by token here
+            for part in fine(text, match.start(), match.end()):
+                scanner.token(part)
+    return [TracePosition(start, tuple(steps)) for start, steps in scanner.found]
+
+
+class _Scanner:
+    """The token-by-token reading of the levels whose values are recorded."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.found: list[tuple[int, list[int]]] = []
+        self.stack: list[_Frame] = []
+        self.line = 1
+        self.counted = 0  # line breaks before this offset are already in `line`
+
+    def token(self, match: re.Match[str]) -> int:
+        """Read one token; 1 when it opens a value whose insides are never recorded."""
+        token, stack = match.group(), self.stack
         if token in {",", ":"}:
             if stack and stack[-1].is_object:
                 stack[-1].expect_key = token == ","
-            continue
+            return 0
         if token in {"}", "]"}:
             if stack:
                 stack.pop()
-            continue
+            return 0
         parent = stack[-1] if stack else None
         if parent is not None and parent.is_object and parent.expect_key:
             parent.key = _key_text(token)
-            continue
-        if parent is None or parent.role != _OTHER:  # a value whose line may be recorded
-            line += text.count("\n", counted, match.start())
-            counted = match.start()
-        role = _value_started(parent, token, line, found)
-        if token in {"{", "["}:
-            stack.append(_Frame(is_object=token == "{", role=role))
-    return [TracePosition(start, tuple(steps)) for start, steps in found]
+            return 0
+        self.line += self.text.count("\n", self.counted, match.start())
+        self.counted = match.start()
+        role = _value_started(parent, token, self.line, self.found)
+        if token not in {"{", "["}:
+            return 0
+        if role == _OTHER:
+            return 1
+        stack.append(_Frame(is_object=token == "{", role=role))
+        return 0
 
 
 def _value_started(
