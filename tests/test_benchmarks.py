@@ -45,3 +45,32 @@ def test_reference_section_is_replaced_in_place_and_kept(tmp_path: Path) -> None
     assert kept[-1] == reference.END
     assert "| second |" in kept
     assert reference.kept_section(tmp_path / "missing.md") == []
+
+
+def test_compiled_benchmark_names_real_hot_modules() -> None:
+    """benchmarks/compiled.py compiles HOT by path: each must still be a module of the
+    package (a renamed one would make the measurement skip it)."""
+    import compiled  # noqa: PLC0415 - benchmarks/ is on sys.path (conftest)
+
+    package = compiled.SRC / compiled.PACKAGE
+    assert len(set(compiled.HOT)) == len(compiled.HOT)
+    missing = [name for name in compiled.HOT if not (package / name).is_file()]
+    assert missing == []
+    assert {"engine.py", "rules/facts.py", "models/trace.py"} <= set(compiled.HOT)
+
+
+def test_phases_benchmark_times_every_phase() -> None:
+    """benchmarks/phases.py wraps pipeline methods by name: each phase must get time (a
+    renamed method would leave its phase at zero and fold it into another)."""
+    root = RUNNER.parent.parent
+    command = [sys.executable, str(RUNNER.parent / "phases.py"), "--runs", "1"]
+    command += ["--policy", str(root / "samples" / "policy.json"), str(root / "samples")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = [line.split("|")[1:-1] for line in done.stdout.splitlines()[2:]]
+    seconds = {name.strip(): float(cpu) for name, cpu, _ in rows}
+    assert set(seconds) == {"evaluate", "pieces", "read, decode, route", "start-up, writing",
+                            "whole process"}  # fmt: skip
+    assert all(value > 0 for value in seconds.values()), seconds
+    parts = sum(value for name, value in seconds.items() if name != "whole process")
+    assert abs(parts - seconds["whole process"]) < 0.03  # each figure rounded to 0.01
