@@ -72,14 +72,14 @@ def toy(monkeypatch: pytest.MonkeyPatch) -> None:
     SEEN.clear()
 
 
-def _session_lines() -> list[str]:
+def _session_lines(session: str = "sess-1", bad: str = "{not json") -> list[str]:
     rows: list[Any] = [
-        {"toy": "session", "id": "sess-1"},
+        {"toy": "session", "id": session},
         {"toy": "call", "name": "lookup_order"},
         {"toy": "say", "text": "done"},
     ]
     lines = [json.dumps(row) for row in rows]
-    return [lines[0], "", lines[1], "{not json", lines[2]]
+    return [lines[0], "", lines[1], bad, lines[2]]
 
 
 @pytest.fixture
@@ -87,6 +87,8 @@ def runs(tmp_path: Path) -> Path:
     folder = tmp_path / "runs"
     folder.mkdir()
     (folder / "a-session.jsonl").write_text("\n".join(_session_lines()) + "\n")
+    whole = _session_lines("sess-2", bad="")
+    (folder / "a-session-whole.jsonl").write_text("\n".join(whole) + "\n")
     plain = [make_trace(response("s1"), trace_id=f"plain-{n}") for n in range(3)]
     (folder / "b-plain.jsonl").write_text("".join(json.dumps(t) + "\n" for t in plain))
     (folder / "c.toy").write_text(json.dumps({"toy-doc": "hello"}))
@@ -112,21 +114,21 @@ def test_session_file_is_one_trace_on_every_executor(
 ) -> None:
     one = _validate(runs, "--jobs", "1", "--quiet")
     code, out, err = one
-    assert code == 1  # the unreadable line
+    assert code == 1  # the unreadable line: that session is refused whole, not judged
     assert (
         err
-        == f"error: {runs}/a-session.jsonl:4: invalid JSON: Expecting property name enclosed in double quotes (line 1, column 2)\n"
+        == f"error: {runs}/a-session.jsonl:4: invalid JSON: Expecting property name enclosed in double quotes (line 1, column 2) (session refused)\n"
     )
     report = json.loads(out)
     ids = [(r["trace_id"], r["source_path"]) for r in report["reports"]]
     assert ids == [
-        ("sess-1", f"{runs}/a-session.jsonl"),
+        ("sess-2", f"{runs}/a-session-whole.jsonl"),
         ("plain-0", f"{runs}/b-plain.jsonl"),
         ("plain-1", f"{runs}/b-plain.jsonl"),
         ("plain-2", f"{runs}/b-plain.jsonl"),
         ("c", f"{runs}/c.toy"),
     ]
-    assert SEEN == ["generator"]
+    assert SEEN == ["generator", "generator"]  # each session file streamed to its adapter
     monkeypatch.setattr(executors, "CHUNK_BYTES", 1)
     monkeypatch.setattr(executors, "CHUNK_UNITS", 1)
     assert _validate(runs, "--jobs", "2", "--quiet") == one
@@ -135,13 +137,32 @@ def test_session_file_is_one_trace_on_every_executor(
 
 @pytest.mark.usefixtures("toy")
 def test_format_naming_the_session_adapter(runs: Path) -> None:
-    code, out, _ = _validate(runs / "a-session.jsonl", "--format", "toy-session", "--quiet")
-    assert code == 1
+    code, out, _ = _validate(runs / "a-session-whole.jsonl", "--format", "toy-session", "--quiet")
+    assert code == 0
     (report,) = json.loads(out)["reports"]
-    assert report["trace_id"] == "sess-1" and report["source_path"].endswith("a-session.jsonl")
+    assert report["trace_id"] == "sess-2"
+    assert report["source_path"].endswith("a-session-whole.jsonl")
 
 
 def test_without_the_adapter_each_line_is_a_document(runs: Path) -> None:
     code, _, err = _validate(runs / "a-session.jsonl", "--quiet")
     assert code == 1
     assert err.count("error: ") == 4  # three lines of no known format, one invalid line
+
+
+@pytest.mark.usefixtures("toy")
+def test_a_session_with_unreadable_lines_gets_one_error_and_no_verdict(tmp_path: Path) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    lines = _session_lines()
+    lines.insert(2, "[1, 2")  # a second unreadable line, before the first invalid one
+    (folder / "s.jsonl").write_text("\n".join(lines) + "\n")
+    code, out, err = _validate(folder, "--jobs", "1", "--quiet")
+    assert code == 1
+    assert err == (
+        f"error: {folder}/s.jsonl:3: invalid JSON: Expecting ',' delimiter (line 2, column 1)"
+        " (session refused; 1 more unreadable line)\n"
+    )
+    report = json.loads(out)
+    assert report["summary"]["total_traces"] == 0
+    assert [e["line"] for e in report["input_errors"]] == [3]

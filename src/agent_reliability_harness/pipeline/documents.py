@@ -345,10 +345,11 @@ class Reader:
                 adapter, _chain(first, lines), name, self.identity
             )
         except InputError as exc:
-            yield from failures
-            yield InputFailure(unit.source_path, str(exc))
+            yield _refused(failures) if failures else InputFailure(unit.source_path, str(exc))
             return
-        yield from failures
+        if failures:  # one run: judged on every line or not at all
+            yield _refused(failures)
+            return
         yield first[0], candidates
 
     def _plain_lines(self, unit: SessionFile) -> Iterator[InputFailure | Hinted]:
@@ -375,6 +376,15 @@ class Reader:
                 yield number, decode_json_bytes(raw)
             except InputError as exc:
                 failures.append(InputFailure(unit.source_path, str(exc), line=number))
+
+
+def _refused(failures: list[InputFailure]) -> InputFailure:
+    """The one error of a session file with lines that cannot be read, at the first."""
+    first = failures[0]
+    more = len(failures) - 1
+    rest = f"; {more} more unreadable line{'s' if more > 1 else ''}" if more else ""
+    message = f"{first.message} (session refused{rest})"
+    return InputFailure(first.source_path, message, line=first.line, index=first.index)
 
 
 def _binary(name: str) -> bool:
