@@ -10,7 +10,7 @@ the workers), and `register_output` (a file output streamed through its own sink
 
 from __future__ import annotations
 
-from .documents import STREAM_MIN_BYTES, Loaded, Reader, export_line, lines_joined
+from .documents import STREAM_MIN_BYTES, Loaded, Reader
 from .executors import (
     CHUNK_BYTES,
     CHUNK_UNITS,
@@ -21,6 +21,7 @@ from .executors import (
     default_jobs,
     make_executor,
 )
+from .exports import export_line, lines_joined
 from .partial import Partial, PartialBuilder, RunResult, Sink, merge
 from .plan import (
     Accumulator,

@@ -11,7 +11,8 @@ from ..errors import InputError
 from ..inputs import SessionFile, stem
 from ..models.report import InputFailure
 from ..models.trace import parse_trace
-from .documents import Hinted, Reader, coalesce, unit_documents
+from .documents import Reader, unit_documents
+from .exports import Hinted, coalesce
 from .run import RunOptions, input_units
 
 # (where, canonical trace objects, problem): `where` is the file (and JSONL line).

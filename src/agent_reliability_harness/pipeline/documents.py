@@ -6,12 +6,9 @@ whole to their adapter; canonical traces skip the dict stage when nothing needs 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
-
-import re2
 
 from .. import adapters
 from ..adapters import AUTO, Adapter, Identity
@@ -35,6 +32,7 @@ from ..models.report import InputFailure
 from ..models.trace import Trace, decode_trace_json, parse_trace
 from ..positions import locate_traces
 from ..reading import DEFAULT_MAX_INPUT_BYTES, read_local
+from .exports import Hinted, coalesce
 
 # Canonical trace files from this size up are read a chunk of steps at a time. Below it,
 # reading the file whole is as fast and the trace is small enough to hold.
@@ -66,27 +64,6 @@ class BigFile:
 
 Item = Loaded | InputFailure | BigFile
 
-# Any of adapters.EXPORT_MARKERS, found in one RE2 scan (~2x faster than three substring
-# searches for needles that start with a quote, the commonest byte of JSON).
-_MARKERS = re2.compile(b"|".join(re.escape(marker) for marker in adapters.EXPORT_MARKERS))
-
-
-def export_line(raw: bytes) -> bool:
-    """Whether a JSONL line is one batch of a span export (decoded to be sure: a line that
-    merely holds a `data` or `object` key is not one)."""
-    if _MARKERS.search(raw) is None:
-        return False
-    try:
-        return adapters.export_kind(decode_json_bytes(raw)) is not None
-    except InputError:
-        return False
-
-
-def lines_joined(before: bytes, after: bytes) -> bool:
-    """Whether two consecutive JSONL lines must be read by one worker (a span export split
-    across batches); decides only where inputs are cut, never what they mean."""
-    return export_line(before) and export_line(after)
-
 
 def session_adapters(fmt: str) -> tuple[Adapter, ...]:
     """Adapters that read a JSONL file whole (one file = one session) for this --format."""
@@ -115,46 +92,6 @@ def claims_for(fmt: str) -> Claims | None:
 
 def _session_adapter(sessions: tuple[Adapter, ...], value: Any) -> Adapter | None:
     return next((a for a in sessions if a.detect_line is not None and a.detect_line(value)), None)
-
-
-@dataclass(frozen=True, slots=True)
-class Hinted:
-    """A decoded document with the name hint of its file (for traces named after it)."""
-
-    document: Document
-    hint: str = ""
-
-
-def coalesce(pieces: Iterable[Any]) -> Iterator[Any]:
-    """Join consecutive JSONL documents of one file that are batches of one span export
-    (OTLP or Agents SDK) into one Hinted document, so a trace split across batches
-    converts whole; everything else passes through in order. Only real batches are
-    held (a line that merely has a `data` or `object` key is not one)."""
-    batch: list[Hinted] = []
-    kind: str | None = None
-    for piece in pieces:
-        found = None
-        if isinstance(piece, Hinted) and piece.document.line is not None:
-            found = adapters.export_kind(piece.document.value)
-        if batch and (found != kind or piece.document.source_path != batch[0].document.source_path):
-            yield _joined_batch(kind, batch)
-            batch = []
-        if found is not None:
-            kind = found
-            batch.append(piece)
-        else:
-            yield piece
-    if batch:
-        yield _joined_batch(kind, batch)
-
-
-def _joined_batch(kind: str | None, batch: list[Hinted]) -> Hinted:
-    if len(batch) == 1:
-        return batch[0]
-    assert kind is not None
-    first = batch[0].document
-    merged = adapters.merge_exports(kind, [piece.document.value for piece in batch])
-    return Hinted(Document(first.source_path, merged, start_line=first.start_line), batch[0].hint)
 
 
 def unit_documents(

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
 from ..inputs import LineRange, RawUnit, SessionFile, Unit
-from .documents import lines_joined
+from .exports import lines_joined
 from .partial import Partial
 from .plan import WorkPlan
 from .process import UnitProcessor

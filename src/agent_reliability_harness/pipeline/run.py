@@ -18,8 +18,9 @@ from ..models.task_ids import TaskIds
 from ..reading import max_input_bytes
 from ..scoring import DEFAULT_FAIL_UNDER
 from . import executors
-from .documents import claims_for, lines_joined
+from .documents import claims_for
 from .executors import Executor, InProcess, chunked
+from .exports import lines_joined
 from .partial import RunResult, Sink, merge
 from .plan import WorkPlan, combine, registered_sections
 from .tasks import FORCED_TASKS
