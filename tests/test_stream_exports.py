@@ -136,3 +136,17 @@ def test_a_truncated_last_line_refuses_the_export_before_it(tmp_path: Path) -> N
     assert err.endswith(
         f"(span export refused: its batches at lines 1-{len(lines) - 1} are not judged)\n"
     )
+
+
+def test_a_json_array_of_export_requests_reads_as_their_lines(tmp_path: Path) -> None:
+    split = tmp_path / "split.jsonl"
+    _split(FIX / "otel-genai/retry.json", split)
+    requests = [json.loads(line) for line in split.read_text().splitlines()]
+    assert len(requests) > 1
+    (tmp_path / "array").mkdir()
+    array = tmp_path / "array" / "split.json"  # the same stem: the same workflow name
+    array.write_text(json.dumps(requests))
+    as_lines = _run(["convert", str(split)])
+    assert as_lines[0] == 0
+    assert _run(["convert", str(array)]) == as_lines
+    assert _run(["convert", "--format", "otel-genai", str(array)]) == as_lines

@@ -145,6 +145,7 @@ def to_canonical(
     A transcript format that cannot read the document (it maps no step, or drops most
     of it) raises AdapterError instead of returning an empty trace; `auto` keeps the
     claiming format that maps clearly the most (see adapters._select)."""
+    value = _joined_requests(value)
     if fmt == AUTO:
         # A canonical trace (or a list that holds any) is never mistaken for a transcript;
         # malformed canonical traces still reach the parser for a precise error.
@@ -254,6 +255,16 @@ def export_kind(value: Any) -> str | None:
     if isinstance(value, dict) and isinstance(value.get("data"), list):
         return _AGENTS.name if _AGENTS.detect(value) else None
     return None
+
+
+def _joined_requests(value: Any) -> Any:
+    """A JSON array of OTLP export requests as the one export they make, as when the same
+    requests are the lines of a JSONL file."""
+    if not isinstance(value, list) or not value or not isinstance(value[0], dict):
+        return value
+    if "resourceSpans" not in value[0] or not all(export_kind(v) == _OTEL.name for v in value):
+        return value
+    return merge_exports(_OTEL.name, value)
 
 
 def merge_exports(kind: str, values: list[Any]) -> Any:
