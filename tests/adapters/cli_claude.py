@@ -100,6 +100,10 @@ class _Session:
             }
         )
 
+    def attachment(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """An attachment line (2.1.x): context Claude Code adds to the model's input."""
+        return self.raw({**self._base("attachment"), "attachment": {"type": kind, **fields}})
+
 
 def _tool_use(call_id: str, name: str, args: dict[str, Any]) -> dict[str, Any]:
     return {
@@ -328,6 +332,47 @@ def thinking() -> list[dict[str, Any]]:
     return s.lines
 
 
+def attachments() -> list[dict[str, Any]]:
+    """A 2.1.x session with attachment lines: listings, hook output and reminders are
+    bookkeeping; prompts queued while the agent worked are inputs (an image in one is a
+    note); failed hooks are notes. It starts with an attachment line."""
+    s = _Session("2b9d8116-5555-4666-8777-c88899990000")
+    s.attachment(
+        "deferred_tools_delta", addedNames=["WebFetch"], addedLines=["WebFetch"], removedNames=[]
+    )
+    s.user("Add a test for the refund rounding.")
+    s.attachment("skill_listing", content="- init: Initialize CLAUDE.md", skillCount=1)
+    hook = {"hookName": "UserPromptSubmit", "hookEvent": "UserPromptSubmit", "command": "./log.sh"}
+    s.attachment("hook_success", **hook, stdout="", stderr="", exitCode=0, durationMs=12)
+    msg = "msg_08A"
+    s.assistant(
+        msg, _tool_use("toolu_81", "Read", {"file_path": "shop/refunds.py"}), (3, 4100, 0, 40)
+    )
+    pre = {"hookName": "PreToolUse:Read", "hookEvent": "PreToolUse", "toolUseID": "toolu_81"}
+    s.attachment(
+        "hook_non_blocking_error", **pre, stderr="log.sh: not found", exitCode=127, durationMs=3
+    )
+    s.user([_result("toolu_81", "def refund(amount): return round(amount, 2)")])
+    s.attachment("queued_command", prompt="Use pytest, not unittest.", commandMode="prompt")
+    image = {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}
+    queued = s.attachment(
+        "queued_command",
+        prompt=[{"type": "image", "source": image}, {"type": "text", "text": "Like this one."}],
+        commandMode="prompt",
+    )
+    s.raw(dict(queued))  # the same line again (same uuid)
+    s.attachment("todo_reminder", content=[], itemCount=0)
+    stop = {"hookName": "Stop", "hookEvent": "Stop", "command": "./check.sh"}
+    s.attachment("hook_blocking_error", **stop, blockingError={"blockingError": "lint failed"})
+    s.assistant(
+        "msg_08B",
+        {"type": "text", "text": "Added tests/test_refunds.py using pytest."},
+        (1, 200, 4100, 30),
+    )
+    s.attachment("hook_success", **stop, stdout="{}", stderr="", exitCode=0, durationMs=9)
+    return s.lines
+
+
 # The Agent SDK's messages as `--output-format stream-json` writes them.
 _SID = "d3adb33f-4444-4555-8666-b77788889999"
 SDK_STREAM = [
@@ -407,6 +452,7 @@ FIXTURES: dict[str, Any] = {
     "claude-code/agent-a1b2c3d.jsonl": subagent_file(),
     "claude-code/session-truncated.jsonl": truncated(),
     "claude-code/session-thinking.jsonl": thinking(),
+    "claude-code/session-attachments.jsonl": attachments(),
     "claude-code/sdk-stream.jsonl": SDK_STREAM,
     "claude-code/session-array.json": clean(),
 }

@@ -253,6 +253,63 @@ ROLLOUT_FAILURES = [
 ]
 
 
+_LIMIT = "You've hit your usage limit. Try again at 4:05 AM."
+# Turns that died on an error: an `error` event (the turn's task_complete repeats it), a
+# task_complete whose `error` is set, the older `{"error": {kind, message}}` event; end
+# events of calls the rollout does not hold (noted next to the step before them).
+ROLLOUT_ERRORS = [
+    _line(0, "session_meta", {"id": "019c8bfe-0003-7000-8000-000000000003", "cwd": "/srv"}),
+    _line(1, "turn_context", {"cwd": "/srv", "model": "gpt-5.3-codex"}),
+    _line(2, "event_msg", {"type": "task_started", "turn_id": "t1"}),
+    _line(3, "response_item", _text("user", "Is the server up?")),
+    _line(4, "response_item", _text("assistant", "Yes, it answers on port 8080.")),
+    _line(
+        5,
+        "event_msg",
+        {"type": "exec_command_end", "call_id": "call_gone", "exit_code": 1, "stdout": ""},
+    ),
+    _tokens(6, (3000, 0, 40), (3000, 0, 40)),
+    _line(7, "event_msg", {"type": "task_complete", "turn_id": "t1", "last_agent_message": "Yes"}),
+    _line(8, "event_msg", {"type": "task_started", "turn_id": "t2"}),
+    _line(9, "response_item", _text("user", "Restart it.")),
+    _line(
+        10,
+        "event_msg",
+        {"type": "error", "message": _LIMIT, "codex_error_info": "usage_limit_exceeded"},
+    ),
+    _line(
+        11,
+        "event_msg",
+        {
+            "type": "task_complete",
+            "turn_id": "t2",
+            "last_agent_message": None,
+            "error": {"message": _LIMIT, "codex_error_info": "usage_limit_exceeded"},
+        },
+    ),
+    _line(12, "event_msg", {"type": "task_started", "turn_id": "t3"}),
+    _line(13, "response_item", _text("user", "Try again.")),
+    _line(
+        14,
+        "event_msg",
+        {
+            "type": "task_complete",
+            "turn_id": "t3",
+            "last_agent_message": None,
+            "error": {
+                "message": "stream disconnected",
+                "codex_error_info": "response_stream_failed",
+            },
+        },
+    ),
+    _line(
+        15,
+        "event_msg",
+        {"type": "error", "error": {"kind": "rate_limit", "message": "Rate limit exceeded"}},
+    ),
+]
+
+
 def rollout_legacy() -> list[dict[str, Any]]:
     """Rollouts written before the typed lines: a head line, bare items, state lines."""
     return [
@@ -279,6 +336,7 @@ def rollout_legacy() -> list[dict[str, Any]]:
 FIXTURES: dict[str, Any] = {
     "codex-cli/rollout-clean.jsonl": ROLLOUT_CLEAN,
     "codex-cli/rollout-failures.jsonl": ROLLOUT_FAILURES,
+    "codex-cli/rollout-errors.jsonl": ROLLOUT_ERRORS,
     "codex-cli/rollout-legacy.jsonl": rollout_legacy(),
     "codex-cli/rollout-array.json": ROLLOUT_CLEAN,
 }

@@ -38,6 +38,12 @@ BOOKKEEPING = frozenset(
         "bridge-session",
     }
 )
+# Attachment lines (`{"type": "attachment", "attachment": {"type": <subtype>, ...}}`) hold
+# context Claude Code adds to the model's input (hook output, tool, skill and agent listings,
+# memory files, reminders, modes): bookkeeping, by subtype. Two subtypes are not: a prompt
+# the user queued while the agent worked (an input) and a hook that failed (a note).
+_QUEUED = "queued_command"
+_HOOK_ERRORS = ("hook_blocking_error", "hook_non_blocking_error")
 _SESSION_KEYS = ("sessionId", "session_id", "uuid", "parentUuid", "leafUuid", "messageId")
 _RUN_COST = "run total (result.total_cost_usd)"
 
@@ -51,10 +57,20 @@ def _is_content(line: Any) -> bool:
     )
 
 
+def _is_attachment(line: Any) -> bool:
+    return (
+        isinstance(line, dict)
+        and line.get("type") == "attachment"
+        and isinstance(line.get("attachment"), dict)
+        and any(k in line for k in _SESSION_KEYS)
+    )
+
+
 def detect_line(first: Any) -> bool:
     """The first line of a session file: a user/assistant line with its message and session
-    keys, a bookkeeping line (summary, snapshot, queue, ...) or the SDK's `system` init."""
-    if _is_content(first):
+    keys, an attachment line, a bookkeeping line (summary, snapshot, queue, ...) or the
+    SDK's `system` init."""
+    if _is_content(first) or _is_attachment(first):
         return True
     return (
         isinstance(first, dict)
@@ -105,6 +121,8 @@ class _Session:
             self._close_text()
             b.end_turn(**self.meta)
             self._result(line, at)
+        elif kind == "attachment":
+            self._attachment(line, at)
         elif kind not in _CONTENT or not isinstance(line.get("message"), dict):
             b.note(at, "line of an unknown kind", line)
         elif isinstance(line.get("uuid"), str) and line["uuid"] in self.seen:
@@ -118,6 +136,33 @@ class _Session:
                 self._assistant(line["message"], at, meta)
             else:
                 self._user(line["message"], at, meta)
+
+    def _attachment(self, line: dict[str, Any], at: str) -> None:
+        b = self.b
+        attachment = line.get("attachment")
+        subtype = attachment.get("type") if isinstance(attachment, dict) else None
+        uuid = line.get("uuid")
+        if not isinstance(attachment, dict) or not isinstance(subtype, str):
+            b.note(at, "attachment line without a typed attachment", line)
+        elif isinstance(uuid, str) and uuid in self.seen:
+            b.skip(at, "repeated line (same uuid)")
+        else:
+            if isinstance(uuid, str):
+                self.seen.add(uuid)
+            if subtype == _QUEUED:
+                self._queued(line, attachment, f"{at}.attachment")
+            elif subtype in _HOOK_ERRORS:
+                b.note(f"{at}.attachment", f"failed hook ({subtype})", attachment)
+            else:
+                b.skip(at, f"attachment line ({subtype})")
+
+    def _queued(self, line: dict[str, Any], attachment: dict[str, Any], at: str) -> None:
+        """A prompt the user typed while the agent worked, given to the model after the
+        current step: a user input, in order (its non-text parts are notes)."""
+        self._labels(line, at)
+        self._end_message()
+        prompt = attachment.get("prompt")
+        self._user_content(prompt, f"{at}.prompt", self._step_meta(line))
 
     def _bookkeeping(self, kind: str, line: dict[str, Any]) -> None:
         if kind == "system" and line.get("subtype") == "init":
@@ -220,20 +265,27 @@ class _Session:
         if duration is not None:
             self.latency[key] = duration
 
-    def _user(self, message: dict[str, Any], at: str, meta: dict[str, Any]) -> None:
-        b = self.b
+    def _end_message(self) -> None:
+        """A user turn ends the assistant message being read."""
         self._close_text()
-        b.end_turn(**self.meta)
+        self.b.end_turn(**self.meta)
         self.message, self.meta = None, {}
+
+    def _user(self, message: dict[str, Any], at: str, meta: dict[str, Any]) -> None:
+        self._end_message()
         content = message.get("content")
+        self._user_content(content, at if isinstance(content, str) else f"{at}.content", meta)
+
+    def _user_content(self, content: Any, at: str, meta: dict[str, Any]) -> None:
+        b = self.b
         if isinstance(content, str):
             self._input(content, at, meta)
             return
         if not isinstance(content, list):
-            b.note(f"{at}.content", "user content that is neither text nor blocks", content)
+            b.note(at, "user content that is neither text nor blocks", content)
             return
         for index, block in enumerate(content):
-            where = f"{at}.content[{index}]"
+            where = f"{at}[{index}]"
             kind = block.get("type") if isinstance(block, dict) else None
             if kind == "tool_result":
                 self._tool_result(block, where)

@@ -7,7 +7,7 @@ their outputs, paired by call_id); `event_msg` token_count lines carry usage.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..errors import InputError
 from ..io import decode_json
@@ -20,8 +20,19 @@ _LINE_TYPES = ("session_meta", "response_item", "event_msg", "turn_context", "co
 _TEXT_PARTS = ("input_text", "output_text", "text", "summary_text", "reasoning_text")
 # Items that record the session's machinery, not its run: undo snapshots, compaction.
 _BOOKKEEPING_ITEMS = ("ghost_snapshot", "compaction", "compaction_summary", "context_compaction")
+_FAILED = "model request failed"  # the error text of an error that holds no message
 _EXIT_CODE = re.compile(r"^(?:Exit code: |Process exited with code )(-?\d{1,10})\s*$", re.MULTILINE)
 _WALL_TIME = re.compile(r"^Wall time: ([0-9]{1,9}(?:\.[0-9]{1,9})?) seconds\s*$", re.MULTILINE)
+
+
+class _Exit(NamedTuple):
+    """An end event that came before its call's output (or without its call)."""
+
+    failed: bool
+    error: str | None
+    at: str
+    event: dict[str, Any]
+    steps: int  # how many steps the trace had when the event was read
 
 
 def _is_line(line: Any) -> bool:
@@ -58,9 +69,9 @@ class _Rollout:
     def __init__(self, name_hint: str) -> None:
         self.b = TraceBuilder(NAME, name_hint, agent_name="codex")
         self.calls: dict[str, int] = {}
-        # Exit events that came before their call's output: call id -> (failed, error, at).
-        self.exits: dict[str, tuple[bool, str | None, str]] = {}
+        self.exits: dict[str, _Exit] = {}  # by call id
         self.turn_start = 0
+        self.turn_failed = False  # an error of the current turn (since task_started) is mapped
         self.total: tuple[int, int] | None = None
         self.model: str | None = None
         self.meta_seen = False
@@ -180,8 +191,8 @@ class _Rollout:
             self.b.measure(index, latency_ms=seconds * 1000)
         exit_event = self.exits.pop(call_id or "", None)
         if exit_event is not None:
-            self.b.settle(index, is_error=exit_event[0], error=exit_event[1])
-            self.b.mark(exit_event[2])
+            self.b.settle(index, is_error=exit_event.failed, error=exit_event.error)
+            self.b.mark(exit_event.at)
 
     def _event(self, event: dict[str, Any], at: str) -> None:
         kind = event.get("type")
@@ -192,10 +203,40 @@ class _Rollout:
         elif kind == "turn_aborted":
             self.b.metadata.setdefault("turns_aborted", []).append(event.get("reason"))
             self.b.mark(at)
+        elif kind == "error":
+            self._failed_request(event, event, at)
+        elif kind in ("task_started", "task_complete"):
+            self._turn_edge(event, kind, at)
         else:
             # UI events: they repeat response items (user_message, agent_message,
-            # agent_reasoning) or mark the session's progress (task_started, ...).
+            # agent_reasoning) or mark the session's progress (context_compacted, ...).
             self.b.skip(at, f"event_msg {kind}")
+
+    def _turn_edge(self, event: dict[str, Any], kind: str, at: str) -> None:
+        """A turn starts at task_started and ends at task_complete. A task_complete whose
+        `error` is set reports a failed request, unless an `error` event of the turn did."""
+        failed, self.turn_failed = self.turn_failed, False
+        if kind == "task_complete" and event.get("error") is not None:
+            if failed:
+                self.b.skip(at, "task_complete repeating the turn's error event")
+            else:
+                self._failed_request(event, event["error"], f"{at}.error")
+                self.turn_failed = False
+        else:
+            self.b.skip(at, f"event_msg {kind}")
+
+    def _failed_request(self, event: dict[str, Any], error: Any, at: str) -> None:
+        """The turn's model request failed (a usage limit, an API error): a response step
+        without text, status error, so that the session is not judged on a turn it lost."""
+        found = _error_of(error, at)
+        if found is None:
+            self.b.note(at, "error of an unknown shape", event)
+            return
+        message, meta = found
+        index = self.b.text(None, at, model=self.model, **meta)
+        self.b.steps[index]["status"] = "error"
+        self.b.steps[index]["error"] = message
+        self.turn_failed = True
 
     def _tokens(self, event: dict[str, Any], at: str) -> None:
         """Usage of one model request. `total_token_usage` is cumulative and repeated
@@ -246,20 +287,45 @@ class _Rollout:
             self.b.settle(index, is_error=failed, error=error)  # its output came first
             self.b.mark(at)
         elif call_id:
-            self.exits[call_id] = (failed, error, at)
+            self.exits[call_id] = _Exit(failed, error, at, event, len(self.b.steps))
         else:
             self.b.note(at, "command end event without a call id", event)
 
     def finish(self) -> list[dict[str, Any]]:
-        for call_id, (failed, error, at) in self.exits.items():
+        for call_id, pending in self.exits.items():
             index = self.calls.get(call_id)
             if index is None:
-                self.b.note(at, "command end event of a call the rollout does not hold")
+                self._orphan_exit(pending)
             else:  # the call never got an output line; how it ended is still known
-                self.b.settle(index, is_error=failed, error=error)
-                self.b.mark(at)
+                self.b.settle(index, is_error=pending.failed, error=pending.error)
+                self.b.mark(pending.at)
         self.b.end_turn(model=self.model)
         return [self.b.build()]
+
+    def _orphan_exit(self, pending: _Exit) -> None:
+        """Noted at the end (its call might still have come), next to the step that came
+        before the event when it was read (else the first step after it)."""
+        b = self.b
+        b.note(pending.at, "command end event of a call the rollout does not hold", pending.event)
+        if pending.steps:
+            b.notes[-1]["step"] = b.steps[pending.steps - 1]["step_id"]
+        elif b.steps:
+            b.notes[-1]["step"] = b.steps[0]["step_id"]
+
+
+def _error_of(error: Any, at: str) -> tuple[str, dict[str, Any]] | None:
+    """(message, step metadata) of an error: `{"message", "codex_error_info"}` (an `error`
+    event, a task_complete's `error`), the older `{"error": {"kind", "message"}}`, or text."""
+    if isinstance(error, str):
+        return (error or _FAILED), {}
+    if not isinstance(error, dict):
+        return None
+    nested = error.get("error")
+    if isinstance(nested, dict):
+        message = opt_str(nested, "message", f"{at}.error")
+        return (message or _FAILED), {"error_kind": nested.get("kind")}
+    message = opt_str(error, "message", at)
+    return (message or _FAILED), {"codex_error_info": error.get("codex_error_info")}
 
 
 def _count(usage: dict[str, Any] | None, key: str, at: str) -> int | None:
