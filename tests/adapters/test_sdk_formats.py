@@ -374,7 +374,7 @@ def test_inspect_reads_back_the_eval_logs() -> None:
     for path in sorted((FIX / "inspect").iterdir()):
         log = read_eval_log(str(path))
         traces = gen.convert_file("inspect", path.name, path.read_bytes())
-        assert [(str(s.id), s.epoch) for s in log.samples or []] == [
+        assert [(f"{log.eval.task}/{s.id}", s.epoch) for s in log.samples or []] == [
             (t["task_id"], t["metadata"]["epoch"]) for t in traces
         ]
 

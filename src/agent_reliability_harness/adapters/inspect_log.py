@@ -42,10 +42,8 @@ def convert(value: Any, name_hint: str) -> list[Any]:
 
 def _sample(spec: dict[str, Any], sample: dict[str, Any], at: str) -> dict[str, Any]:
     sample = _resolve(sample, sample.get("attachments"))
-    raw_id, epoch = sample.get("id"), sample.get("epoch")
-    task_id = (
-        str(raw_id) if isinstance(raw_id, str | int) and not isinstance(raw_id, bool) else None
-    )
+    epoch = sample.get("epoch")
+    task_id = _task_id(spec.get("task"), sample.get("id"))
     label = f"{task_id}-{epoch}" if task_id is not None and isinstance(epoch, int) else None
     b = TraceBuilder(NAME, label or at, trace_id=label)
     b.workflow = opt_str(spec, "task", "eval")
@@ -90,6 +88,14 @@ def _sample(spec: dict[str, Any], sample: dict[str, Any], at: str) -> dict[str, 
     return b.build()
 
 
+def _task_id(task: Any, raw_id: Any) -> str | None:
+    """`<eval.task>/<sample id>`: a sample id is unique only within its eval's dataset,
+    so the samples of different evals never share a task (nor their traces an id)."""
+    if not isinstance(raw_id, str | int) or isinstance(raw_id, bool):
+        return None
+    return f"{task}/{raw_id}" if isinstance(task, str) and task else str(raw_id)
+
+
 def _resolve(value: Any, attachments: Any) -> Any:
     """Inspect moves long strings into the sample's `attachments` (`attachment://<hash>`):
     put them back."""
@@ -110,7 +116,8 @@ def _usage_by_message(sample: dict[str, Any], at: str) -> dict[Any, dict[str, An
     the id of the message it produced, and by turn number (for messages without ids)."""
     found: dict[Any, dict[str, Any]] = {}
     turn = 0
-    for index, event in enumerate(opt_list(sample, "events", at)):
+    events, where = _events(sample, at)
+    for index, event in enumerate(events):
         if not isinstance(event, dict) or event.get("event") != "model":
             continue
         output = event.get("output") if isinstance(event.get("output"), dict) else {}
@@ -120,12 +127,22 @@ def _usage_by_message(sample: dict[str, Any], at: str) -> dict[Any, dict[str, An
             if isinstance(choices, list) and choices and isinstance(choices[0], dict)
             else None
         )
-        entry = {"output": output, "at": f"{at}.events[{index}]"}
+        entry = {"output": output, "at": f"{where}[{index}]"}
         if isinstance(message, dict) and isinstance(message.get("id"), str):
             found[message["id"]] = entry
         found[turn] = entry
         turn += 1
     return found
+
+
+def _events(sample: dict[str, Any], at: str) -> tuple[list[Any], str]:
+    """The sample's transcript events: `events`, or `transcript.events` in the logs of
+    older Inspect versions (with the path they were read at)."""
+    events = opt_list(sample, "events", at)
+    transcript = sample.get("transcript")
+    if events or not isinstance(transcript, dict):
+        return events, f"{at}.events"
+    return opt_list(transcript, "events", f"{at}.transcript"), f"{at}.transcript.events"
 
 
 def _text(b: TraceBuilder, content: Any, at: str, joiner: str = "", model: bool = False) -> str:
@@ -176,16 +193,38 @@ def _assistant(
     output = usage["output"]
     counts = opt_obj(output, "usage", usage["at"])
     where = f"{usage['at']}.output.usage"
-    # Inspect counts cached input apart from input_tokens (as Anthropic does).
-    tokens_in = add_counts(
-        opt_count(counts, "input_tokens", where),
-        opt_count(counts, "input_tokens_cache_read", where),
-        opt_count(counts, "input_tokens_cache_write", where),
-    )
-    b.tokens(start, tokens_in, opt_count(counts, "output_tokens", where), at)
+    tokens_out = opt_count(counts, "output_tokens", where)
+    b.tokens(start, _input_tokens(counts, tokens_out, where), tokens_out, at)
     seconds = output.get("time")
     if isinstance(seconds, int | float) and not isinstance(seconds, bool) and seconds >= 0:
         b.measure(start, latency_ms=round(seconds * 1000, 3))
+
+
+def _input_tokens(counts: dict[str, Any] | None, tokens_out: int | None, at: str) -> int | None:
+    """A call's input tokens. Inspect now counts cached input apart from `input_tokens`
+    (as Anthropic does): the cache counts are added. Logs of older versions kept OpenAI's
+    and Grok's cached tokens inside `input_tokens`; a record whose `total_tokens` is
+    `input_tokens` + `output_tokens` (+ `reasoning_tokens`, which Grok counts apart)
+    while it is not that sum with the cache added says so, and its cache is not added."""
+    tokens_in = opt_count(counts, "input_tokens", at)
+    cache = add_counts(
+        opt_count(counts, "input_tokens_cache_read", at),
+        opt_count(counts, "input_tokens_cache_write", at),
+    )
+    total = _plain_count(counts, "total_tokens")
+    if tokens_in is None or not cache or total is None:
+        return add_counts(tokens_in, cache)
+    reasoning = _plain_count(counts, "reasoning_tokens") or 0
+    sums = {tokens_in + (tokens_out or 0) + extra for extra in (0, reasoning)}
+    if total in sums and total - cache not in sums:
+        return tokens_in  # the cache is already inside input_tokens
+    return tokens_in + cache
+
+
+def _plain_count(counts: dict[str, Any] | None, key: str) -> int | None:
+    """A count read only to tell the two shapes apart: anything but an integer is absent."""
+    value = counts.get(key) if counts else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _tool(b: TraceBuilder, message: dict[str, Any], at: str) -> None:

@@ -13,6 +13,11 @@ from ..reading import DEFAULT_MAX_INPUT_BYTES, line_too_long, read_lines, read_s
 from .base import Claims, RawUnit, SessionFile, Unit
 from .walk import Entry
 
+_ZIP = b"PK\x03\x04"  # a zip archive's first local file header
+ZIP_ON_STDIN = (
+    "a zip archive on standard input: .eval archives (Inspect logs) must be given as a file path"
+)
+
 
 def _cannot_read(name: str, exc: OSError) -> Failure:
     return Failure(name, f"cannot read: {exc.strerror or exc}")
@@ -55,6 +60,9 @@ def _stdin_read(stdin: Any, entry: Entry, claims: Claims | None, limit: int) -> 
         if non_blank >= 2:
             break
     prefix = b"".join(head)
+    if prefix.startswith(_ZIP):  # binary inputs are read from files only
+        yield Failure(name, ZIP_ON_STDIN)
+        return
     if non_blank < 2 or not _looks_like_jsonl(prefix):
         if len(prefix) > limit:
             raise too_large(limit)
