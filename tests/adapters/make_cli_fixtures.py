@@ -23,6 +23,7 @@ import cli_codex  # noqa: E402
 import cli_gemini  # noqa: E402
 import cli_runs  # noqa: E402
 import cli_swe  # noqa: E402
+import cli_swe_mini  # noqa: E402
 
 from agent_reliability_harness.adapters import BY_NAME, convert_session, to_canonical  # noqa: E402
 from agent_reliability_harness.errors import AdapterError  # noqa: E402
@@ -31,6 +32,7 @@ FORMATS = ("tau-bench", "swe-agent", "claude-code", "codex-cli", "gemini-cli")
 SOURCES: dict[str, Any] = {
     **cli_runs.FIXTURES,
     **cli_swe.FIXTURES,
+    **cli_swe_mini.FIXTURES,
     **cli_claude.FIXTURES,
     **cli_codex.FIXTURES,
     **cli_gemini.FIXTURES,

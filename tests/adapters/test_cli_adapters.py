@@ -37,8 +37,12 @@ TRANSCRIPTS = [a for a in ADAPTERS if a.name != "arh"]
 # Fixtures that another format's markers claim too, judged one by one. A mini-swe-agent
 # trajectory with tool calls holds an OpenAI Chat message list: its envelope decides
 # (docs/adapters.md, "Envelope formats"), and coverage agrees (read as swe-agent it maps
-# 15 items, as openai-chat 12 of 13, missing the exit message).
-OVERLAPS: dict[str, set[str]] = {"swe-agent/mini-toolcall.traj.json": {"openai-chat"}}
+# 15 items, as openai-chat 12 of 13, missing the exit message; the run ended by an
+# exception likewise).
+OVERLAPS: dict[str, set[str]] = {
+    "swe-agent/mini-toolcall.traj.json": {"openai-chat"},
+    "swe-agent/mini-v2-exception.traj.json": {"openai-chat"},
+}
 
 
 def rel(path: Path) -> str:

@@ -167,7 +167,7 @@ def _stopped(info: dict[str, Any]) -> bool:
 def _step(
     b: TraceBuilder, step: dict[str, Any], at: str, turn: dict[str, Any] | None, executed: bool
 ) -> None:
-    thought = opt_str(step, "thought", at)
+    thought = _said(opt_str(step, "thought", at))
     action = (opt_str(step, "action", at) or "").strip()
     if thought:
         b.text(thought, at)
@@ -185,6 +185,12 @@ def _step(
         b.result(native, output, at, name=name)
     else:
         b.result(native, output, at, name=name, is_error=True, error=_NOT_EXECUTED)
+
+
+def _said(text: str | None) -> str | None:
+    """A thought as the model wrote it; blank text (a lone newline) is no thought, as blank
+    arguments are no arguments and a blank action no action."""
+    return text if text and text.strip() else None
 
 
 def _call(
@@ -213,9 +219,9 @@ def _call(
 def _history_turn(b: TraceBuilder, message: dict[str, Any], at: str) -> None:
     """A history-only file (no trajectory): assistant turns and the observations after them."""
     if message.get("role") == "assistant":
-        thought = opt_str(message, "thought", at)
+        thought = _said(opt_str(message, "thought", at))
         if not thought:
-            thought = content_text(message.get("content"), f"{at}.content", b)
+            thought = _said(content_text(message.get("content"), f"{at}.content", b))
         action = (opt_str(message, "action", at) or "").strip()
         if thought:
             b.text(thought, at)
