@@ -165,6 +165,17 @@ def trace_export(s: Scenario, observations_: list[Any], trace_id: str) -> dict[s
     }
 
 
+def ui_export(s: Scenario, trace_id: str) -> dict[str, Any]:
+    """The UI's "export as JSON": the trace (whose own `observations` omit input and output)
+    beside the observations in full."""
+    found = observations(s, trace_id)
+    head = trace_export(s, [], trace_id)
+    head["observations"] = [
+        {k: v for k, v in o.items() if k not in ("input", "output")} for o in found
+    ]
+    return {"trace": head, "observations": found}
+
+
 def langfuse(s: Scenario) -> Any:
     trace_id = f"trace-{s.name}"
     found = observations(s, trace_id)
@@ -275,4 +286,5 @@ def extras() -> list[tuple[str, Any]]:
         ("chat-only.json", [trace_export(RETRY, chat_only, "trace-chat-only")]),
         ("observation-kinds.json", head),
         ("nested-generations.json", trace_export(CLEAN, nested, "trace-nested")),
+        ("ui-export.json", ui_export(CLEAN, "trace-ui-export")),
     ]

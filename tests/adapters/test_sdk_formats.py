@@ -427,3 +427,25 @@ def test_langfuse_models_read_back_the_observations() -> None:
             for observation in trace.get("observations", trace.get("data", [])):
                 # As the SDK's client parses an API response (camelCase aliases).
                 assert parse_obj_as(ObservationV2, observation).id == observation["id"]
+
+
+def test_langfuse_ui_export_reads_the_trace_beside_its_observations() -> None:
+    value = json.loads((FIX / "langfuse" / "ui-export.json").read_text("utf-8"))
+    (trace,) = to_canonical(value, "langfuse", "ui-export")
+    bare = {**value["trace"], "observations": value["observations"]}
+    (same,) = to_canonical(bare, "langfuse", "ui-export")
+    assert trace["trace_id"] == "trace-ui-export"
+    assert trace["workflow"] == "refund-support"
+    assert trace["outcome"] == {"scores": {"resolution": 1.0}, "reward": 1.0}
+    assert trace["metadata"]["session_id"] == "session-clean"
+    assert trace["inputs"][0]["text"] == value["trace"]["input"]
+    copies = (
+        trace["metadata"]["adapter"]
+        .pop("skipped")
+        .pop("trace's summary of an observation listed in full beside it")
+    )
+    assert copies == len(value["observations"])
+    assert {k: v for k, v in trace.items() if k != "metadata"} == {
+        k: v for k, v in same.items() if k != "metadata"
+    }
+    assert trace["metadata"]["adapter"]["mapped"] == same["metadata"]["adapter"]["mapped"]

@@ -1,0 +1,88 @@
+"""The fields of Langfuse observations and trace heads that are read alike everywhere:
+the trace head's labels and scores, usage and cost, start time and latency."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ..models.common import is_number
+from ._common import TraceBuilder, first, opt_count
+
+
+def start_of(item: dict[str, Any]) -> str:
+    value = first(item, "startTime", "start_time")
+    return value if isinstance(value, str) else ""
+
+
+def head_labels(b: TraceBuilder, head: dict[str, Any], observations: list[Any]) -> None:
+    """Trace-level labels: name -> workflow, input -> trusted input, scores -> outcome."""
+    if head:
+        b.mark("$")  # the trace head: its labels and metadata
+    name = head.get("name")
+    if not isinstance(name, str):
+        names = [first(o, "traceName", "trace_name") for _, o in observations]
+        name = next((n for n in names if isinstance(n, str) and n), None)
+    b.workflow = name
+    for source, target in (("sessionId", "session_id"), ("userId", "user_id"), ("tags", "tags")):
+        if head.get(source):
+            b.metadata[target] = head[source]
+    if isinstance(head.get("input"), str):  # the first generation repeats it
+        b.input("user", head["input"], "input", once=True)
+    scores = head.get("scores")
+    named = (
+        [s for s in scores if isinstance(s, dict) and isinstance(s.get("name"), str)]
+        if isinstance(scores, list)
+        else []
+    )
+    if named:
+        outcome: dict[str, Any] = {"scores": {s["name"]: s.get("value") for s in named}}
+        only = named[0] if len(named) == 1 else None
+        if only is not None and only.get("dataType") == "BOOLEAN" and only.get("value") in (0, 1):
+            outcome["success"] = only["value"] == 1
+        elif (
+            only is not None and only.get("dataType") == "NUMERIC" and is_number(only.get("value"))
+        ):
+            outcome["reward"] = only["value"]
+        b.labels({"outcome": outcome})
+
+
+def usage_details(item: dict[str, Any]) -> dict[str, Any] | None:
+    """The usage breakdowns beyond input and output (cache, reasoning): kept in metadata,
+    never added on top."""
+    details = first(item, "usageDetails", "usage_details")
+    if not isinstance(details, dict) or ("input" not in details and "output" not in details):
+        return None
+    extra = {k: v for k, v in details.items() if k not in ("input", "output", "total")}
+    return extra or None
+
+
+def usage(b: TraceBuilder, item: dict[str, Any], at: str, start: int) -> None:
+    details = first(item, "usageDetails", "usage_details")
+    usage = item.get("usage")
+    if isinstance(details, dict) and ("input" in details or "output" in details):
+        where = f"{at}.usageDetails"
+        pair = (opt_count(details, "input", where), opt_count(details, "output", where))
+    elif isinstance(usage, dict):
+        pair = (opt_count(usage, "input", f"{at}.usage"), opt_count(usage, "output", f"{at}.usage"))
+    else:
+        pair = (opt_count(item, "promptTokens", at), opt_count(item, "completionTokens", at))
+    costs = first(item, "costDetails", "cost_details")
+    cost = costs.get("total") if isinstance(costs, dict) else None
+    if cost is None:
+        cost = first(item, "totalCost", "calculatedTotalCost", "total_cost")
+    known = isinstance(cost, int | float) and is_number(cost) and cost >= 0
+    b.tokens(start, pair[0], pair[1], at, cost_usd=cost if known else None)
+
+
+def latency(b: TraceBuilder, item: dict[str, Any], at: str) -> float | None:
+    start, end = start_of(item), first(item, "endTime", "end_time")
+    if not start or not isinstance(end, str):
+        return None
+    try:
+        delta = datetime.fromisoformat(end) - datetime.fromisoformat(start)
+    except (TypeError, ValueError):
+        b.note(at, "observation times are not ISO 8601", {"startTime": start, "endTime": end})
+        return None
+    millis = delta.total_seconds() * 1000
+    return round(millis, 3) if millis >= 0 else None
