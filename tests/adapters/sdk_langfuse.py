@@ -129,6 +129,32 @@ def observations(
     return out
 
 
+def stream_wrapped(s: Scenario, trace_id: str) -> list[Any]:
+    """As the Vercel AI SDK records `streamText`: one GENERATION (`ai.streamText`, holding
+    the streamed answer) around a GENERATION per model step (`ai.streamText.doStream`), the
+    last of which records no output."""
+    found = observations(s, trace_id)
+    agent = found[0]
+    end = max(o["endTime"] for o in found[1:])
+    outer = _observation(
+        trace_id, 99, "GENERATION", 1, 1, name="ai.streamText", model="gpt-4.1-mini"
+    )
+    outer.update(
+        parentObservationId=agent["id"],
+        startTime=found[1]["startTime"],
+        endTime=end,
+        input=s.user,
+        output="".join(s.turns[-1].texts),
+    )
+    for o in found[1:]:
+        o["parentObservationId"] = outer["id"]
+        if o["type"] == "GENERATION":
+            o["name"] = "ai.streamText.doStream"
+    generations = [o for o in found if o["type"] == "GENERATION"]
+    generations[-1]["output"] = None
+    return [agent, outer, *found[1:]]
+
+
 def _scores(trace_id: str, value: float) -> list[Any]:
     from langfuse.api.commons.types.score import Score_Numeric
 
@@ -287,4 +313,8 @@ def extras() -> list[tuple[str, Any]]:
         ("observation-kinds.json", head),
         ("nested-generations.json", trace_export(CLEAN, nested, "trace-nested")),
         ("ui-export.json", ui_export(CLEAN, "trace-ui-export")),
+        (
+            "stream-wrapper.json",
+            trace_export(CLEAN, stream_wrapped(CLEAN, "trace-stream"), "trace-stream"),
+        ),
     ]

@@ -449,3 +449,15 @@ def test_langfuse_ui_export_reads_the_trace_beside_its_observations() -> None:
         k: v for k, v in same.items() if k != "metadata"
     }
     assert trace["metadata"]["adapter"]["mapped"] == same["metadata"]["adapter"]["mapped"]
+
+
+def test_langfuse_stream_wrapper_gives_its_answer_to_the_last_step_without_output() -> None:
+    value = json.loads((FIX / "langfuse" / "stream-wrapper.json").read_text("utf-8"))
+    (trace,) = to_canonical(value, "langfuse", "stream-wrapper")
+    (plain,) = to_canonical(json.loads((FIX / "langfuse" / "clean.json").read_text()), "langfuse")
+    texts = [s.get("text") for s in trace["steps"] if s["type"] == "model_response"]
+    assert texts[-1] == "Refunded 25.00 USD for ORD-1042 (refund RF-77)."
+    assert len(trace["steps"]) == len(plain["steps"])  # the wrapper adds no step
+    assert [s["step_id"] for s in trace["steps"]] == [s["step_id"] for s in plain["steps"]]
+    assert "skipped" not in trace["metadata"]["adapter"]  # the wrapper's output is mapped
+    assert trace["metadata"]["adapter"]["mapped"] == plain["metadata"]["adapter"]["mapped"] + 1

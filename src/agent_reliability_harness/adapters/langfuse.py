@@ -131,17 +131,25 @@ def _trace(
     ordered = [p for _, p in order]
     parents = {_parent(o) for _, o in observations}
     wrappers = _wrappers(observations)
+    carried = _carried(ordered, wrappers)
+    givers = {source for source, _ in carried.values()}
     for at, _ in observations:
-        if at in wrappers:
+        if at in givers:
+            b.mark(at)  # its output is the answer of the generation below it
+        elif at in wrappers:
             b.skip(at, "GENERATION wrapping another GENERATION (the same model call)")
-    ordered = [(at, item) for at, item in ordered if at not in wrappers]
+    ordered = [
+        (at, {**item, "output": carried[at][1]} if at in carried else item)
+        for at, item in ordered
+        if at not in wrappers
+    ]
     claims = _claims(ordered)
     answered = set(claims.values())
     for at, item in ordered:
         kind = item.get("type")
         if kind == "GENERATION":
             _inputs(b, item.get("input"), f"{at}.input", answered)
-            _generation(b, item, at, claims)
+            _generation(b, item, at, claims, carried[at][0] if at in carried else at)
         elif kind in _CALLS:
             _call(b, item, at, claims.get(at))
         elif kind in _STRUCTURE and (kind != "SPAN" or _id(item.get("id")) in parents - {None}):
@@ -181,6 +189,38 @@ def _wrappers(observations: list[tuple[str, dict[str, Any]]]) -> set[str]:
             seen.add(up)
             if up in generations:
                 found.add(generations[up])
+            up = parents.get(up)
+    return found
+
+
+def _carried(
+    ordered: list[tuple[str, dict[str, Any]]], wrappers: set[str]
+) -> dict[str, tuple[str, Any]]:
+    """Generation -> (wrapper, output) it takes: a wrapper's output is the answer of the last
+    generation below it when that one recorded no output (the Vercel AI SDK's
+    `ai.streamText` holds the streamed text, its `ai.streamText.doStream` none). The
+    nearest wrapper with an output gives it."""
+    parents = {_id(o.get("id")): _parent(o) for _, o in ordered}
+    generations = {_id(o.get("id")): (at, o) for at, o in ordered if o.get("type") == "GENERATION"}
+    last: dict[str, str] = {}  # wrapper id -> the last call below it (start order)
+    for own, (at, _) in generations.items():
+        seen, up = {own}, parents.get(own)
+        while at not in wrappers and up is not None and up not in seen:
+            seen.add(up)
+            if up in generations:
+                last[up] = at
+            up = parents.get(up)
+    found: dict[str, tuple[str, Any]] = {}
+    for own, (at, item) in generations.items():
+        if at in wrappers or item.get("output") is not None:
+            continue
+        seen, up = {own}, parents.get(own)
+        while up is not None and up not in seen and last.get(up, at) == at:
+            seen.add(up)
+            outer = generations.get(up)
+            if outer is not None and outer[1].get("output") is not None:
+                found[at] = (outer[0], outer[1]["output"])
+                break
             up = parents.get(up)
     return found
 
@@ -225,7 +265,11 @@ def _claims(ordered: list[tuple[str, dict[str, Any]]]) -> dict[str, str]:
     return claims
 
 
-def _generation(b: TraceBuilder, item: dict[str, Any], at: str, claims: dict[str, str]) -> None:
+def _generation(
+    b: TraceBuilder, item: dict[str, Any], at: str, claims: dict[str, str], source: str
+) -> None:
+    """A model call; `source` is the observation its output was read from (itself, or the
+    generation wrapping it)."""
     model = item.get("model")
     meta = {"model": model if isinstance(model, str) else None}
     output = item.get("output")
@@ -239,9 +283,9 @@ def _generation(b: TraceBuilder, item: dict[str, Any], at: str, claims: dict[str
         texts = [p.get("text") for p in parts if isinstance(p, dict) and p.get("type") == "text"]
         text = "".join(t for t in texts if isinstance(t, str))
         if len(texts) != len(parts):
-            b.note(f"{at}.output.content", "content part that is not text", parts)
+            b.note(f"{source}.output.content", "content part that is not text", parts)
     elif output is not None:
-        b.note(f"{at}.output", "generation output that is not a message", output)
+        b.note(f"{source}.output", "generation output that is not a message", output)
     details = usage_details(item)
     start = b.text(text or None, at, **meta, usage_details=details)
     claimed = set(claims.values())
@@ -249,7 +293,7 @@ def _generation(b: TraceBuilder, item: dict[str, Any], at: str, claims: dict[str
         if _id(call.get("id")) in claimed:
             continue
         function = _function(call)
-        where = f"{at}.output.tool_calls[{index}]"
+        where = f"{source}.output.tool_calls[{index}]"
         b.call(
             opt_str(call, "id", where),
             opt_str(function, "name", where),
