@@ -155,6 +155,39 @@ def stream_wrapped(s: Scenario, trace_id: str) -> list[Any]:
     return [agent, outer, *found[1:]]
 
 
+def json_text(s: Scenario, trace_id: str) -> list[Any]:
+    """As OpenTelemetry-fed exports store them: every generation's input and output as JSON
+    text."""
+    found = observations(s, trace_id)
+    for o in found:
+        if o["type"] == "GENERATION":
+            o["input"], o["output"] = json.dumps(o["input"]), json.dumps(o["output"])
+    return found
+
+
+def json_text_edges(trace_id: str) -> list[Any]:
+    """Text that stays text (an answer starting with a bracket), and JSON text of a whole
+    provider response (not a message: noted)."""
+    response = {"id": "resp_1", "object": "response", "output": [{"type": "message"}]}
+    return [
+        _observation(
+            trace_id,
+            number,
+            "GENERATION",
+            10 * number,
+            10 * number + 5,
+            name="chat",
+            model="gpt-4.1-mini",
+            input=json.dumps([{"role": "user", "content": "Refund ORD-1042?"}]),
+            output=output,
+            level="DEFAULT",
+        )
+        for number, output in enumerate(
+            ["[draft] Refund approved.", json.dumps(response), "{not json"], start=1
+        )
+    ]
+
+
 def _scores(trace_id: str, value: float) -> list[Any]:
     from langfuse.api.commons.types.score import Score_Numeric
 
@@ -313,6 +346,11 @@ def extras() -> list[tuple[str, Any]]:
         ("observation-kinds.json", head),
         ("nested-generations.json", trace_export(CLEAN, nested, "trace-nested")),
         ("ui-export.json", ui_export(CLEAN, "trace-ui-export")),
+        ("json-text.json", trace_export(CLEAN, json_text(CLEAN, "trace-json"), "trace-json")),
+        (
+            "json-text-edges.json",
+            {"id": "trace-json-edges", "observations": json_text_edges("trace-json-edges")},
+        ),
         (
             "stream-wrapper.json",
             trace_export(CLEAN, stream_wrapped(CLEAN, "trace-stream"), "trace-stream"),

@@ -461,3 +461,25 @@ def test_langfuse_stream_wrapper_gives_its_answer_to_the_last_step_without_outpu
     assert [s["step_id"] for s in trace["steps"]] == [s["step_id"] for s in plain["steps"]]
     assert "skipped" not in trace["metadata"]["adapter"]  # the wrapper's output is mapped
     assert trace["metadata"]["adapter"]["mapped"] == plain["metadata"]["adapter"]["mapped"] + 1
+
+
+def test_langfuse_generation_input_and_output_as_json_text_read_as_their_values() -> None:
+    value = json.loads((FIX / "langfuse" / "json-text.json").read_text("utf-8"))
+    (trace,) = to_canonical(value, "langfuse", "json-text")
+    (plain,) = to_canonical(json.loads((FIX / "langfuse" / "clean.json").read_text()), "langfuse")
+    assert isinstance(value["observations"][1]["output"], str)
+    assert trace["steps"] == plain["steps"]
+    assert trace["inputs"] == plain["inputs"]
+    assert trace["metadata"]["adapter"] == plain["metadata"]["adapter"]
+
+
+def test_langfuse_json_text_decoding_keeps_text_and_notes_other_objects() -> None:
+    value = json.loads((FIX / "langfuse" / "json-text-edges.json").read_text("utf-8"))
+    (trace,) = to_canonical(value, "langfuse", "json-text-edges")
+    texts = [s["text"] for s in trace["steps"]]
+    assert texts == ["[draft] Refund approved.", None, "{not json"]
+    notes = trace["metadata"]["adapter"]["notes"]
+    assert [(n["at"], n["issue"]) for n in notes] == [
+        ("$.observations[1].output", "generation output that is not a message")
+    ]
+    assert trace["inputs"] == [{"role": "user", "text": "Refund ORD-1042?"}]

@@ -9,7 +9,15 @@ from typing import Any
 
 from ._common import TraceBuilder, fail, first, obj, opt_list, opt_str
 from .base import Adapter
-from .langfuse_fields import head_labels, latency, start_of, usage, usage_details
+from .langfuse_fields import (
+    decoded,
+    head_labels,
+    is_message,
+    latency,
+    start_of,
+    usage,
+    usage_details,
+)
 
 NAME = "langfuse"
 TYPES = (
@@ -124,6 +132,7 @@ def _trace(
     copies: int,
 ) -> dict[str, Any]:
     b = TraceBuilder(NAME, hint, trace_id=key or None)
+    observations = [(at, decoded(o)) for at, o in observations]
     for _ in range(copies):
         b.skip("trace.observations", "trace's summary of an observation listed in full beside it")
     head_labels(b, head, observations)
@@ -276,7 +285,7 @@ def _generation(
     text: str | None = None
     if isinstance(output, str):
         text = output
-    elif isinstance(output, dict) and isinstance(output.get("content"), str | None):
+    elif is_message(output) and isinstance(output.get("content"), str | None):
         text = output.get("content")
     elif isinstance(output, dict) and isinstance(output.get("content"), list):
         parts = output["content"]

@@ -1,11 +1,14 @@
 """The fields of Langfuse observations and trace heads that are read alike everywhere:
-the trace head's labels and scores, usage and cost, start time and latency."""
+the trace head's labels and scores, usage and cost, start time and latency, JSON-text
+input and output."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeGuard
 
+from ..errors import InputError
+from ..io import decode_json
 from ..models.common import is_number
 from ._common import TraceBuilder, first, opt_count
 
@@ -86,3 +89,29 @@ def latency(b: TraceBuilder, item: dict[str, Any], at: str) -> float | None:
         return None
     millis = delta.total_seconds() * 1000
     return round(millis, 3) if millis >= 0 else None
+
+
+def decoded(item: dict[str, Any]) -> dict[str, Any]:
+    """A generation with its input and output as values: OpenTelemetry-fed exports store
+    them as JSON text. Only text holding a JSON object or array is decoded (an answer that
+    is plain text, or merely starts with a bracket, stays text)."""
+    if item.get("type") != "GENERATION":
+        return item
+    found = dict(item)
+    for key in ("input", "output"):
+        value = item.get(key)
+        if not isinstance(value, str) or value.lstrip()[:1] not in ("{", "["):
+            continue
+        try:
+            parsed = decode_json(value)
+        except InputError:
+            continue
+        if isinstance(parsed, dict | list):
+            found[key] = parsed
+    return found
+
+
+def is_message(output: Any) -> TypeGuard[dict[str, Any]]:
+    """An assistant message: a `content` (or OpenAI `tool_calls`); an object of another shape
+    (a provider's whole response) is noted, never read as an empty answer."""
+    return isinstance(output, dict) and ("content" in output or "tool_calls" in output)
