@@ -188,6 +188,61 @@ def json_text_edges(trace_id: str) -> list[Any]:
     ]
 
 
+def provider_outputs(trace_id: str) -> list[Any]:
+    """Generations that record the provider's whole response (an OpenAI Responses object as
+    JSON text, an OpenTelemetry GenAI output message, a Chat Completions object, one with a
+    reasoning item that has no place in a message), and a TOOL observation named
+    `running tool: ...` that keeps its call id in its attributes."""
+    call = {"type": "function_call", "call_id": "call_lookup1", "name": "lookup_order"}
+    call["arguments"] = json.dumps(LOOKUP)
+    said = {"type": "message", "content": [{"type": "output_text", "text": "Looking it up."}]}
+    outputs: list[Any] = [
+        json.dumps({"id": "resp_1", "object": "response", "output": [said, call]}),
+        [
+            {
+                "role": "assistant",
+                "parts": [{"type": "text", "content": "Order ORD-1042 was delivered."}],
+                "finish_reason": "stop",
+            }
+        ],
+        {
+            "object": "chat.completion",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": "Anything else?"}}
+            ],
+        },
+        {"object": "response", "output": [{"type": "reasoning", "summary": []}]},
+    ]
+    found = [
+        _observation(
+            trace_id,
+            number,
+            "GENERATION",
+            100 * number,
+            100 * number + 50,
+            name="chat",
+            model="gpt-4.1-mini",
+            output=output,
+            level="DEFAULT",
+        )
+        for number, output in enumerate(outputs, start=1)
+    ]
+    attributes = {"gen_ai.tool.name": "lookup_order", "gen_ai.tool.call.id": "call_lookup1"}
+    tool = _observation(
+        trace_id,
+        9,
+        "TOOL",
+        160,
+        190,
+        name="running tool: lookup_order",
+        input=json.dumps(LOOKUP),
+        output=json.dumps(ORDER),
+        metadata={"attributes": attributes},
+        level="DEFAULT",
+    )
+    return [*found[:1], tool, *found[1:]]
+
+
 def _scores(trace_id: str, value: float) -> list[Any]:
     from langfuse.api.commons.types.score import Score_Numeric
 
@@ -350,6 +405,10 @@ def extras() -> list[tuple[str, Any]]:
         (
             "json-text-edges.json",
             {"id": "trace-json-edges", "observations": json_text_edges("trace-json-edges")},
+        ),
+        (
+            "provider-outputs.json",
+            {"id": "trace-provider", "observations": provider_outputs("trace-provider")},
         ),
         (
             "stream-wrapper.json",

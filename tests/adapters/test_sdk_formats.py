@@ -483,3 +483,21 @@ def test_langfuse_json_text_decoding_keeps_text_and_notes_other_objects() -> Non
         ("$.observations[1].output", "generation output that is not a message")
     ]
     assert trace["inputs"] == [{"role": "user", "text": "Refund ORD-1042?"}]
+
+
+def test_langfuse_provider_response_outputs_read_as_their_assistant_message() -> None:
+    value = json.loads((FIX / "langfuse" / "provider-outputs.json").read_text("utf-8"))
+    (trace,) = to_canonical(value, "langfuse", "provider-outputs")
+    steps = [(s["type"], s["step_id"], s.get("text"), s.get("tool_name")) for s in trace["steps"]]
+    assert steps == [
+        ("model_response", "step-1", "Looking it up.", None),
+        ("tool_call", "call_lookup1", None, "running tool: lookup_order"),
+        ("model_response", "step-3", "Order ORD-1042 was delivered.", None),
+        ("model_response", "step-4", "Anything else?", None),
+        ("model_response", "step-5", None, None),
+    ]
+    assert trace["steps"][1]["arguments"] == {"order_id": "ORD-1042"}
+    notes = trace["metadata"]["adapter"]["notes"]
+    assert [(n["at"], n["issue"]) for n in notes] == [
+        ("$.observations[4].output", "generation output that is not a message")
+    ]

@@ -10,6 +10,8 @@ from typing import Any
 from ._common import TraceBuilder, fail, first, obj, opt_list, opt_str
 from .base import Adapter
 from .langfuse_fields import (
+    attribute_call_id,
+    content_text,
     decoded,
     head_labels,
     is_message,
@@ -257,8 +259,9 @@ def _function(call: dict[str, Any]) -> dict[str, Any]:
 
 
 def _claims(ordered: list[tuple[str, dict[str, Any]]]) -> dict[str, str]:
-    """TOOL observation -> the id of the generation's tool call it executed: the oldest
-    unclaimed call of the same tool name (Langfuse records no call id on tool observations)."""
+    """TOOL observation -> the id of the generation's tool call it executed: the call id an
+    OpenTelemetry-fed observation keeps in `metadata.attributes["gen_ai.tool.call.id"]`,
+    else the oldest unclaimed call of the same tool name (Langfuse has no call id field)."""
     waiting: dict[str, list[str]] = {}
     claims: dict[str, str] = {}
     for at, item in ordered:
@@ -268,6 +271,12 @@ def _claims(ordered: list[tuple[str, dict[str, Any]]]) -> dict[str, str]:
                 if isinstance(call.get("id"), str):
                     waiting.setdefault(str(function.get("name")), []).append(call["id"])
         elif item.get("type") == "TOOL":
+            own = attribute_call_id(item)
+            queue = next((q for q in waiting.values() if own in q), None) if own else None
+            if own and queue is not None:
+                queue.remove(own)
+                claims[at] = str(own)
+                continue
             queue = waiting.get(str(item.get("name")), [])
             if queue:
                 claims[at] = queue.pop(0)
@@ -358,7 +367,7 @@ def _inputs(b: TraceBuilder, raw: Any, at: str, answered: set[str]) -> None:
             continue  # a prompt of another shape: the history repeats it in every generation
         role, content = message.get("role"), message.get("content")
         if isinstance(role, str) and role in _ROLES:
-            text = _content_text(content)
+            text = content_text(content)
             if text is not None:
                 b.input(_ROLES[role], text, where, once=True)
         elif role == "tool" and isinstance(message.get("tool_call_id"), str):
@@ -370,17 +379,6 @@ def _inputs(b: TraceBuilder, raw: Any, at: str, answered: set[str]) -> None:
                 b.result(call_id, content, where)
             elif not any(step["step_id"] == call_id for step in b.steps):
                 b.note(where, "tool result without a matching call", message)
-
-
-def _content_text(content: Any) -> str | None:
-    """A message's text: a string, or its text parts joined by newlines (None when it has
-    no text)."""
-    if isinstance(content, str):
-        return content
-    parts = content if isinstance(content, list) else []
-    texts = [p.get("text") for p in parts if isinstance(p, dict) and p.get("type") == "text"]
-    found = [t for t in texts if isinstance(t, str)]
-    return "\n".join(found) if found else None
 
 
 ADAPTER = Adapter(

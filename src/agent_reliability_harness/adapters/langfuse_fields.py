@@ -11,6 +11,7 @@ from ..errors import InputError
 from ..io import decode_json
 from ..models.common import is_number
 from ._common import TraceBuilder, first, opt_count
+from .langfuse_outputs import as_message
 
 
 def start_of(item: dict[str, Any]) -> str:
@@ -94,7 +95,8 @@ def latency(b: TraceBuilder, item: dict[str, Any], at: str) -> float | None:
 def decoded(item: dict[str, Any]) -> dict[str, Any]:
     """A generation with its input and output as values: OpenTelemetry-fed exports store
     them as JSON text. Only text holding a JSON object or array is decoded (an answer that
-    is plain text, or merely starts with a bracket, stays text)."""
+    is plain text, or merely starts with a bracket, stays text); an output that is a
+    provider's response holding one assistant message reads as that message."""
     if item.get("type") != "GENERATION":
         return item
     found = dict(item)
@@ -108,6 +110,8 @@ def decoded(item: dict[str, Any]) -> dict[str, Any]:
             continue
         if isinstance(parsed, dict | list):
             found[key] = parsed
+    if found.get("output") is not None:
+        found["output"] = as_message(found["output"])
     return found
 
 
@@ -115,3 +119,22 @@ def is_message(output: Any) -> TypeGuard[dict[str, Any]]:
     """An assistant message: a `content` (or OpenAI `tool_calls`); an object of another shape
     (a provider's whole response) is noted, never read as an empty answer."""
     return isinstance(output, dict) and ("content" in output or "tool_calls" in output)
+
+
+def attribute_call_id(item: dict[str, Any]) -> str | None:
+    """The call id an OpenTelemetry-fed TOOL observation keeps in its attributes."""
+    metadata = item.get("metadata")
+    attributes = metadata.get("attributes") if isinstance(metadata, dict) else None
+    found = attributes.get("gen_ai.tool.call.id") if isinstance(attributes, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def content_text(content: Any) -> str | None:
+    """A message's text: a string, or its text parts joined by newlines (None when it has
+    no text)."""
+    if isinstance(content, str):
+        return content
+    parts = content if isinstance(content, list) else []
+    texts = [p.get("text") for p in parts if isinstance(p, dict) and p.get("type") == "text"]
+    found = [t for t in texts if isinstance(t, str)]
+    return "\n".join(found) if found else None
