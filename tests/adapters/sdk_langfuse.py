@@ -165,6 +165,13 @@ def json_text(s: Scenario, trace_id: str) -> list[Any]:
     return found
 
 
+def json_text_export(s: Scenario, trace_id: str) -> dict[str, Any]:
+    """The trace of `json_text`, its own input JSON text too (a JSON string)."""
+    export = trace_export(s, json_text(s, trace_id), trace_id)
+    export["input"] = json.dumps(export["input"])
+    return export
+
+
 def json_text_edges(trace_id: str) -> list[Any]:
     """Text that stays text (an answer starting with a bracket), and JSON text of a whole
     provider response (not a message: noted)."""
@@ -401,7 +408,7 @@ def extras() -> list[tuple[str, Any]]:
         ("observation-kinds.json", head),
         ("nested-generations.json", trace_export(CLEAN, nested, "trace-nested")),
         ("ui-export.json", ui_export(CLEAN, "trace-ui-export")),
-        ("json-text.json", trace_export(CLEAN, json_text(CLEAN, "trace-json"), "trace-json")),
+        ("json-text.json", json_text_export(CLEAN, "trace-json")),
         (
             "json-text-edges.json",
             {"id": "trace-json-edges", "observations": json_text_edges("trace-json-edges")},

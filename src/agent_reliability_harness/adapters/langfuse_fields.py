@@ -31,8 +31,9 @@ def head_labels(b: TraceBuilder, head: dict[str, Any], observations: list[Any]) 
     for source, target in (("sessionId", "session_id"), ("userId", "user_id"), ("tags", "tags")):
         if head.get(source):
             b.metadata[target] = head[source]
-    if isinstance(head.get("input"), str):  # the first generation repeats it
-        b.input("user", head["input"], "input", once=True)
+    text = _text_of(head.get("input"))
+    if text is not None:  # the first generation repeats it
+        b.input("user", text, "input", once=True)
     scores = head.get("scores")
     named = (
         [s for s in scores if isinstance(s, dict) and isinstance(s.get("name"), str)]
@@ -49,6 +50,20 @@ def head_labels(b: TraceBuilder, head: dict[str, Any], observations: list[Any]) 
         ):
             outcome["reward"] = only["value"]
         b.labels({"outcome": outcome})
+
+
+def _text_of(value: Any) -> str | None:
+    """A trace input that is text; OpenTelemetry-fed exports store it as JSON text, so a
+    JSON string (`"\"hi\""`) is read as the text it holds."""
+    if not isinstance(value, str):
+        return None
+    if value.startswith('"'):
+        try:
+            inner = decode_json(value)
+        except InputError:
+            return value
+        return inner if isinstance(inner, str) else value
+    return value
 
 
 def usage_details(item: dict[str, Any]) -> dict[str, Any] | None:
