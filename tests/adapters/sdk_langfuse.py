@@ -129,6 +129,127 @@ def observations(
     return out
 
 
+def stream_wrapped(s: Scenario, trace_id: str) -> list[Any]:
+    """As the Vercel AI SDK records `streamText`: one GENERATION (`ai.streamText`, holding
+    the streamed answer) around a GENERATION per model step (`ai.streamText.doStream`), the
+    last of which records no output."""
+    found = observations(s, trace_id)
+    agent = found[0]
+    end = max(o["endTime"] for o in found[1:])
+    outer = _observation(
+        trace_id, 99, "GENERATION", 1, 1, name="ai.streamText", model="gpt-4.1-mini"
+    )
+    outer.update(
+        parentObservationId=agent["id"],
+        startTime=found[1]["startTime"],
+        endTime=end,
+        input=s.user,
+        output="".join(s.turns[-1].texts),
+    )
+    for o in found[1:]:
+        o["parentObservationId"] = outer["id"]
+        if o["type"] == "GENERATION":
+            o["name"] = "ai.streamText.doStream"
+    generations = [o for o in found if o["type"] == "GENERATION"]
+    generations[-1]["output"] = None
+    return [agent, outer, *found[1:]]
+
+
+def json_text(s: Scenario, trace_id: str) -> list[Any]:
+    """As OpenTelemetry-fed exports store them: every generation's input and output as JSON
+    text."""
+    found = observations(s, trace_id)
+    for o in found:
+        if o["type"] == "GENERATION":
+            o["input"], o["output"] = json.dumps(o["input"]), json.dumps(o["output"])
+    return found
+
+
+def json_text_export(s: Scenario, trace_id: str) -> dict[str, Any]:
+    """The trace of `json_text`, its own input JSON text too (a JSON string)."""
+    export = trace_export(s, json_text(s, trace_id), trace_id)
+    export["input"] = json.dumps(export["input"])
+    return export
+
+
+def json_text_edges(trace_id: str) -> list[Any]:
+    """Text that stays text (an answer starting with a bracket), and JSON text of a whole
+    provider response (not a message: noted)."""
+    response = {"id": "resp_1", "object": "response", "output": [{"type": "message"}]}
+    return [
+        _observation(
+            trace_id,
+            number,
+            "GENERATION",
+            10 * number,
+            10 * number + 5,
+            name="chat",
+            model="gpt-4.1-mini",
+            input=json.dumps([{"role": "user", "content": "Refund ORD-1042?"}]),
+            output=output,
+            level="DEFAULT",
+        )
+        for number, output in enumerate(
+            ["[draft] Refund approved.", json.dumps(response), "{not json"], start=1
+        )
+    ]
+
+
+def provider_outputs(trace_id: str) -> list[Any]:
+    """Generations that record the provider's whole response (an OpenAI Responses object as
+    JSON text, an OpenTelemetry GenAI output message, a Chat Completions object, one with a
+    reasoning item that has no place in a message), and a TOOL observation named
+    `running tool: ...` that keeps its call id in its attributes."""
+    call = {"type": "function_call", "call_id": "call_lookup1", "name": "lookup_order"}
+    call["arguments"] = json.dumps(LOOKUP)
+    said = {"type": "message", "content": [{"type": "output_text", "text": "Looking it up."}]}
+    outputs: list[Any] = [
+        json.dumps({"id": "resp_1", "object": "response", "output": [said, call]}),
+        [
+            {
+                "role": "assistant",
+                "parts": [{"type": "text", "content": "Order ORD-1042 was delivered."}],
+                "finish_reason": "stop",
+            }
+        ],
+        {
+            "object": "chat.completion",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": "Anything else?"}}
+            ],
+        },
+        {"object": "response", "output": [{"type": "reasoning", "summary": []}]},
+    ]
+    found = [
+        _observation(
+            trace_id,
+            number,
+            "GENERATION",
+            100 * number,
+            100 * number + 50,
+            name="chat",
+            model="gpt-4.1-mini",
+            output=output,
+            level="DEFAULT",
+        )
+        for number, output in enumerate(outputs, start=1)
+    ]
+    attributes = {"gen_ai.tool.name": "lookup_order", "gen_ai.tool.call.id": "call_lookup1"}
+    tool = _observation(
+        trace_id,
+        9,
+        "TOOL",
+        160,
+        190,
+        name="running tool: lookup_order",
+        input=json.dumps(LOOKUP),
+        output=json.dumps(ORDER),
+        metadata={"attributes": attributes},
+        level="DEFAULT",
+    )
+    return [*found[:1], tool, *found[1:]]
+
+
 def _scores(trace_id: str, value: float) -> list[Any]:
     from langfuse.api.commons.types.score import Score_Numeric
 
@@ -163,6 +284,17 @@ def trace_export(s: Scenario, observations_: list[Any], trace_id: str) -> dict[s
         "scores": _scores(trace_id, 1.0 if not s.orphan else 0.5),
         "htmlPath": f"/project/{PROJECT}/traces/{trace_id}",
     }
+
+
+def ui_export(s: Scenario, trace_id: str) -> dict[str, Any]:
+    """The UI's "export as JSON": the trace (whose own `observations` omit input and output)
+    beside the observations in full."""
+    found = observations(s, trace_id)
+    head = trace_export(s, [], trace_id)
+    head["observations"] = [
+        {k: v for k, v in o.items() if k not in ("input", "output")} for o in found
+    ]
+    return {"trace": head, "observations": found}
 
 
 def langfuse(s: Scenario) -> Any:
@@ -275,4 +407,18 @@ def extras() -> list[tuple[str, Any]]:
         ("chat-only.json", [trace_export(RETRY, chat_only, "trace-chat-only")]),
         ("observation-kinds.json", head),
         ("nested-generations.json", trace_export(CLEAN, nested, "trace-nested")),
+        ("ui-export.json", ui_export(CLEAN, "trace-ui-export")),
+        ("json-text.json", json_text_export(CLEAN, "trace-json")),
+        (
+            "json-text-edges.json",
+            {"id": "trace-json-edges", "observations": json_text_edges("trace-json-edges")},
+        ),
+        (
+            "provider-outputs.json",
+            {"id": "trace-provider", "observations": provider_outputs("trace-provider")},
+        ),
+        (
+            "stream-wrapper.json",
+            trace_export(CLEAN, stream_wrapped(CLEAN, "trace-stream"), "trace-stream"),
+        ),
     ]

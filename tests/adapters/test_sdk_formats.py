@@ -427,3 +427,77 @@ def test_langfuse_models_read_back_the_observations() -> None:
             for observation in trace.get("observations", trace.get("data", [])):
                 # As the SDK's client parses an API response (camelCase aliases).
                 assert parse_obj_as(ObservationV2, observation).id == observation["id"]
+
+
+def test_langfuse_ui_export_reads_the_trace_beside_its_observations() -> None:
+    value = json.loads((FIX / "langfuse" / "ui-export.json").read_text("utf-8"))
+    (trace,) = to_canonical(value, "langfuse", "ui-export")
+    bare = {**value["trace"], "observations": value["observations"]}
+    (same,) = to_canonical(bare, "langfuse", "ui-export")
+    assert trace["trace_id"] == "trace-ui-export"
+    assert trace["workflow"] == "refund-support"
+    assert trace["outcome"] == {"scores": {"resolution": 1.0}, "reward": 1.0}
+    assert trace["metadata"]["session_id"] == "session-clean"
+    assert trace["inputs"][0]["text"] == value["trace"]["input"]
+    copies = (
+        trace["metadata"]["adapter"]
+        .pop("skipped")
+        .pop("trace's summary of an observation listed in full beside it")
+    )
+    assert copies == len(value["observations"])
+    assert {k: v for k, v in trace.items() if k != "metadata"} == {
+        k: v for k, v in same.items() if k != "metadata"
+    }
+    assert trace["metadata"]["adapter"]["mapped"] == same["metadata"]["adapter"]["mapped"]
+
+
+def test_langfuse_stream_wrapper_gives_its_answer_to_the_last_step_without_output() -> None:
+    value = json.loads((FIX / "langfuse" / "stream-wrapper.json").read_text("utf-8"))
+    (trace,) = to_canonical(value, "langfuse", "stream-wrapper")
+    (plain,) = to_canonical(json.loads((FIX / "langfuse" / "clean.json").read_text()), "langfuse")
+    texts = [s.get("text") for s in trace["steps"] if s["type"] == "model_response"]
+    assert texts[-1] == "Refunded 25.00 USD for ORD-1042 (refund RF-77)."
+    assert len(trace["steps"]) == len(plain["steps"])  # the wrapper adds no step
+    assert [s["step_id"] for s in trace["steps"]] == [s["step_id"] for s in plain["steps"]]
+    assert "skipped" not in trace["metadata"]["adapter"]  # the wrapper's output is mapped
+    assert trace["metadata"]["adapter"]["mapped"] == plain["metadata"]["adapter"]["mapped"] + 1
+
+
+def test_langfuse_generation_input_and_output_as_json_text_read_as_their_values() -> None:
+    value = json.loads((FIX / "langfuse" / "json-text.json").read_text("utf-8"))
+    (trace,) = to_canonical(value, "langfuse", "json-text")
+    (plain,) = to_canonical(json.loads((FIX / "langfuse" / "clean.json").read_text()), "langfuse")
+    assert isinstance(value["observations"][1]["output"], str)
+    assert trace["steps"] == plain["steps"]
+    assert trace["inputs"] == plain["inputs"]
+    assert trace["metadata"]["adapter"] == plain["metadata"]["adapter"]
+
+
+def test_langfuse_json_text_decoding_keeps_text_and_notes_other_objects() -> None:
+    value = json.loads((FIX / "langfuse" / "json-text-edges.json").read_text("utf-8"))
+    (trace,) = to_canonical(value, "langfuse", "json-text-edges")
+    texts = [s["text"] for s in trace["steps"]]
+    assert texts == ["[draft] Refund approved.", None, "{not json"]
+    notes = trace["metadata"]["adapter"]["notes"]
+    assert [(n["at"], n["issue"]) for n in notes] == [
+        ("$.observations[1].output", "generation output that is not a message")
+    ]
+    assert trace["inputs"] == [{"role": "user", "text": "Refund ORD-1042?"}]
+
+
+def test_langfuse_provider_response_outputs_read_as_their_assistant_message() -> None:
+    value = json.loads((FIX / "langfuse" / "provider-outputs.json").read_text("utf-8"))
+    (trace,) = to_canonical(value, "langfuse", "provider-outputs")
+    steps = [(s["type"], s["step_id"], s.get("text"), s.get("tool_name")) for s in trace["steps"]]
+    assert steps == [
+        ("model_response", "step-1", "Looking it up.", None),
+        ("tool_call", "call_lookup1", None, "running tool: lookup_order"),
+        ("model_response", "step-3", "Order ORD-1042 was delivered.", None),
+        ("model_response", "step-4", "Anything else?", None),
+        ("model_response", "step-5", None, None),
+    ]
+    assert trace["steps"][1]["arguments"] == {"order_id": "ORD-1042"}
+    notes = trace["metadata"]["adapter"]["notes"]
+    assert [(n["at"], n["issue"]) for n in notes] == [
+        ("$.observations[4].output", "generation output that is not a message")
+    ]

@@ -5,12 +5,21 @@ in start order: GENERATION -> model step, TOOL / RETRIEVER -> tool call, structu
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
-from ..models.common import is_number
-from ._common import TraceBuilder, fail, first, obj, opt_count, opt_str
+from ._common import TraceBuilder, fail, first, obj, opt_list, opt_str
 from .base import Adapter
+from .langfuse_fields import (
+    attribute_call_id,
+    content_text,
+    decoded,
+    head_labels,
+    is_message,
+    latency,
+    start_of,
+    usage,
+    usage_details,
+)
 
 NAME = "langfuse"
 TYPES = (
@@ -66,51 +75,92 @@ def convert(value: Any, name_hint: str) -> list[Any]:
     where = "data" if isinstance(value, dict) and "data" in value else ""
     heads: dict[str, dict[str, Any]] = {}
     groups: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    copies: dict[str, int] = {}
     for index, raw in enumerate(items):
         at = f"{where}[{index}]" if where or isinstance(value, list) else "$"
         item = obj(raw, at)
         if isinstance(item.get("observations"), list):
-            key = opt_str(item, "id", at) or ""
-            heads.setdefault(key, item)
+            head, head_at = _head_of(item, at)
+            key = opt_str(head, "id", head_at) or ""
+            heads.setdefault(key, head)
             group = groups.setdefault(key, [])
-            for n, observation in enumerate(item["observations"]):
-                group.append(
-                    (f"{at}.observations[{n}]", obj(observation, f"{at}.observations[{n}]"))
-                )
+            group += _listed(item["observations"], f"{at}.observations")
+            if head is not item:
+                copies[key] = copies.get(key, 0) + _summary_of(head, head_at, group)
         else:
             key = opt_str(item, "traceId", at) or opt_str(item, "trace_id", at) or ""
             groups.setdefault(key, []).append((at, item))
     multi = len(groups) > 1
     return [
-        _trace(key, heads.get(key, {}), group, f"{name_hint}-{n}" if multi else name_hint)
+        _trace(
+            key,
+            heads.get(key, {}),
+            group,
+            f"{name_hint}-{n}" if multi else name_hint,
+            copies.get(key, 0),
+        )
         for n, (key, group) in enumerate(groups.items(), start=1)
     ]
 
 
-def _start(item: dict[str, Any]) -> str:
-    value = first(item, "startTime", "start_time")
-    return value if isinstance(value, str) else ""
+def _head_of(item: dict[str, Any], at: str) -> tuple[dict[str, Any], str]:
+    """The trace head of an export: the UI's "export as JSON" writes `{"trace": {...},
+    "observations": [...]}` (the trace beside its observations in full); the API and
+    older exports give the trace itself with its `observations`."""
+    head = item.get("trace")
+    return (head, f"{at}.trace") if isinstance(head, dict) else (item, at)
+
+
+def _summary_of(head: dict[str, Any], at: str, group: list[tuple[str, dict[str, Any]]]) -> int:
+    """The UI export's trace keeps its own `observations`: the same observations without
+    their input and output. One of them that the full list lacks joins `group`; the count
+    of copies is returned (bookkeeping)."""
+    known = {_id(o.get("id")) for _, o in group} - {None}
+    summary = _listed(opt_list(head, "observations", at), f"{at}.observations")
+    extra = [(a, o) for a, o in summary if _id(o.get("id")) not in known]
+    group += extra
+    return len(summary) - len(extra)
+
+
+def _listed(raw: list[Any], at: str) -> list[tuple[str, dict[str, Any]]]:
+    return [(f"{at}[{n}]", obj(o, f"{at}[{n}]")) for n, o in enumerate(raw)]
 
 
 def _trace(
-    key: str, head: dict[str, Any], observations: list[tuple[str, dict[str, Any]]], hint: str
+    key: str,
+    head: dict[str, Any],
+    observations: list[tuple[str, dict[str, Any]]],
+    hint: str,
+    copies: int,
 ) -> dict[str, Any]:
     b = TraceBuilder(NAME, hint, trace_id=key or None)
-    _head(b, head, observations)
-    ordered = [p for _, p in sorted(enumerate(observations), key=lambda p: (_start(p[1][1]), p[0]))]
+    observations = [(at, decoded(o)) for at, o in observations]
+    for _ in range(copies):
+        b.skip("trace.observations", "trace's summary of an observation listed in full beside it")
+    head_labels(b, head, observations)
+    order = sorted(enumerate(observations), key=lambda p: (start_of(p[1][1]), p[0]))
+    ordered = [p for _, p in order]
     parents = {_parent(o) for _, o in observations}
     wrappers = _wrappers(observations)
+    carried = _carried(ordered, wrappers)
+    givers = {source for source, _ in carried.values()}
     for at, _ in observations:
-        if at in wrappers:
+        if at in givers:
+            b.mark(at)  # its output is the answer of the generation below it
+        elif at in wrappers:
             b.skip(at, "GENERATION wrapping another GENERATION (the same model call)")
-    ordered = [(at, item) for at, item in ordered if at not in wrappers]
+    ordered = [
+        (at, {**item, "output": carried[at][1]} if at in carried else item)
+        for at, item in ordered
+        if at not in wrappers
+    ]
     claims = _claims(ordered)
     answered = set(claims.values())
     for at, item in ordered:
         kind = item.get("type")
         if kind == "GENERATION":
             _inputs(b, item.get("input"), f"{at}.input", answered)
-            _generation(b, item, at, claims)
+            _generation(b, item, at, claims, carried[at][0] if at in carried else at)
         elif kind in _CALLS:
             _call(b, item, at, claims.get(at))
         elif kind in _STRUCTURE and (kind != "SPAN" or _id(item.get("id")) in parents - {None}):
@@ -154,6 +204,38 @@ def _wrappers(observations: list[tuple[str, dict[str, Any]]]) -> set[str]:
     return found
 
 
+def _carried(
+    ordered: list[tuple[str, dict[str, Any]]], wrappers: set[str]
+) -> dict[str, tuple[str, Any]]:
+    """Generation -> (wrapper, output) it takes: a wrapper's output is the answer of the last
+    generation below it when that one recorded no output (the Vercel AI SDK's
+    `ai.streamText` holds the streamed text, its `ai.streamText.doStream` none). The
+    nearest wrapper with an output gives it."""
+    parents = {_id(o.get("id")): _parent(o) for _, o in ordered}
+    generations = {_id(o.get("id")): (at, o) for at, o in ordered if o.get("type") == "GENERATION"}
+    last: dict[str, str] = {}  # wrapper id -> the last call below it (start order)
+    for own, (at, _) in generations.items():
+        seen, up = {own}, parents.get(own)
+        while at not in wrappers and up is not None and up not in seen:
+            seen.add(up)
+            if up in generations:
+                last[up] = at
+            up = parents.get(up)
+    found: dict[str, tuple[str, Any]] = {}
+    for own, (at, item) in generations.items():
+        if at in wrappers or item.get("output") is not None:
+            continue
+        seen, up = {own}, parents.get(own)
+        while up is not None and up not in seen and last.get(up, at) == at:
+            seen.add(up)
+            outer = generations.get(up)
+            if outer is not None and outer[1].get("output") is not None:
+                found[at] = (outer[0], outer[1]["output"])
+                break
+            up = parents.get(up)
+    return found
+
+
 def _summary(item: dict[str, Any]) -> dict[str, Any]:
     keys = ("name", "type", "level", "statusMessage", "input", "output")
     return {k: item[k] for k in keys if item.get(k) is not None}
@@ -162,38 +244,6 @@ def _summary(item: dict[str, Any]) -> dict[str, Any]:
 def _message(item: dict[str, Any]) -> str:
     message = first(item, "statusMessage", "status_message")
     return message if isinstance(message, str) and message else "error"
-
-
-def _head(b: TraceBuilder, head: dict[str, Any], observations: list[Any]) -> None:
-    """Trace-level labels: name -> workflow, input -> trusted input, scores -> outcome."""
-    if head:
-        b.mark("$")  # the trace head: its labels and metadata
-    name = head.get("name")
-    if not isinstance(name, str):
-        names = [first(o, "traceName", "trace_name") for _, o in observations]
-        name = next((n for n in names if isinstance(n, str) and n), None)
-    b.workflow = name
-    for source, target in (("sessionId", "session_id"), ("userId", "user_id"), ("tags", "tags")):
-        if head.get(source):
-            b.metadata[target] = head[source]
-    if isinstance(head.get("input"), str):  # the first generation repeats it
-        b.input("user", head["input"], "input", once=True)
-    scores = head.get("scores")
-    named = (
-        [s for s in scores if isinstance(s, dict) and isinstance(s.get("name"), str)]
-        if isinstance(scores, list)
-        else []
-    )
-    if named:
-        outcome: dict[str, Any] = {"scores": {s["name"]: s.get("value") for s in named}}
-        only = named[0] if len(named) == 1 else None
-        if only is not None and only.get("dataType") == "BOOLEAN" and only.get("value") in (0, 1):
-            outcome["success"] = only["value"] == 1
-        elif (
-            only is not None and only.get("dataType") == "NUMERIC" and is_number(only.get("value"))
-        ):
-            outcome["reward"] = only["value"]
-        b.labels({"outcome": outcome})
 
 
 def _tool_calls(item: dict[str, Any]) -> list[dict[str, Any]]:
@@ -209,8 +259,9 @@ def _function(call: dict[str, Any]) -> dict[str, Any]:
 
 
 def _claims(ordered: list[tuple[str, dict[str, Any]]]) -> dict[str, str]:
-    """TOOL observation -> the id of the generation's tool call it executed: the oldest
-    unclaimed call of the same tool name (Langfuse records no call id on tool observations)."""
+    """TOOL observation -> the id of the generation's tool call it executed: the call id an
+    OpenTelemetry-fed observation keeps in `metadata.attributes["gen_ai.tool.call.id"]`,
+    else the oldest unclaimed call of the same tool name (Langfuse has no call id field)."""
     waiting: dict[str, list[str]] = {}
     claims: dict[str, str] = {}
     for at, item in ordered:
@@ -220,37 +271,47 @@ def _claims(ordered: list[tuple[str, dict[str, Any]]]) -> dict[str, str]:
                 if isinstance(call.get("id"), str):
                     waiting.setdefault(str(function.get("name")), []).append(call["id"])
         elif item.get("type") == "TOOL":
+            own = attribute_call_id(item)
+            queue = next((q for q in waiting.values() if own in q), None) if own else None
+            if own and queue is not None:
+                queue.remove(own)
+                claims[at] = str(own)
+                continue
             queue = waiting.get(str(item.get("name")), [])
             if queue:
                 claims[at] = queue.pop(0)
     return claims
 
 
-def _generation(b: TraceBuilder, item: dict[str, Any], at: str, claims: dict[str, str]) -> None:
+def _generation(
+    b: TraceBuilder, item: dict[str, Any], at: str, claims: dict[str, str], source: str
+) -> None:
+    """A model call; `source` is the observation its output was read from (itself, or the
+    generation wrapping it)."""
     model = item.get("model")
     meta = {"model": model if isinstance(model, str) else None}
     output = item.get("output")
     text: str | None = None
     if isinstance(output, str):
         text = output
-    elif isinstance(output, dict) and isinstance(output.get("content"), str | None):
+    elif is_message(output) and isinstance(output.get("content"), str | None):
         text = output.get("content")
     elif isinstance(output, dict) and isinstance(output.get("content"), list):
         parts = output["content"]
         texts = [p.get("text") for p in parts if isinstance(p, dict) and p.get("type") == "text"]
         text = "".join(t for t in texts if isinstance(t, str))
         if len(texts) != len(parts):
-            b.note(f"{at}.output.content", "content part that is not text", parts)
+            b.note(f"{source}.output.content", "content part that is not text", parts)
     elif output is not None:
-        b.note(f"{at}.output", "generation output that is not a message", output)
-    details = _usage_details(item)
+        b.note(f"{source}.output", "generation output that is not a message", output)
+    details = usage_details(item)
     start = b.text(text or None, at, **meta, usage_details=details)
     claimed = set(claims.values())
     for index, call in enumerate(_tool_calls(item)):
         if _id(call.get("id")) in claimed:
             continue
         function = _function(call)
-        where = f"{at}.output.tool_calls[{index}]"
+        where = f"{source}.output.tool_calls[{index}]"
         b.call(
             opt_str(call, "id", where),
             opt_str(function, "name", where),
@@ -258,38 +319,10 @@ def _generation(b: TraceBuilder, item: dict[str, Any], at: str, claims: dict[str
             f"{where}.arguments",
             **meta,
         )
-    _usage(b, item, at, start)
-    b.measure(start, latency_ms=_latency(b, item, at))
+    usage(b, item, at, start)
+    b.measure(start, latency_ms=latency(b, item, at))
     if item.get("level") == "ERROR":
         b.note(at, "generation recorded an error", _message(item))
-
-
-def _usage_details(item: dict[str, Any]) -> dict[str, Any] | None:
-    """The usage breakdowns beyond input and output (cache, reasoning): kept in metadata,
-    never added on top."""
-    details = first(item, "usageDetails", "usage_details")
-    if not isinstance(details, dict) or ("input" not in details and "output" not in details):
-        return None
-    extra = {k: v for k, v in details.items() if k not in ("input", "output", "total")}
-    return extra or None
-
-
-def _usage(b: TraceBuilder, item: dict[str, Any], at: str, start: int) -> None:
-    details = first(item, "usageDetails", "usage_details")
-    usage = item.get("usage")
-    if isinstance(details, dict) and ("input" in details or "output" in details):
-        where = f"{at}.usageDetails"
-        pair = (opt_count(details, "input", where), opt_count(details, "output", where))
-    elif isinstance(usage, dict):
-        pair = (opt_count(usage, "input", f"{at}.usage"), opt_count(usage, "output", f"{at}.usage"))
-    else:
-        pair = (opt_count(item, "promptTokens", at), opt_count(item, "completionTokens", at))
-    costs = first(item, "costDetails", "cost_details")
-    cost = costs.get("total") if isinstance(costs, dict) else None
-    if cost is None:
-        cost = first(item, "totalCost", "calculatedTotalCost", "total_cost")
-    known = isinstance(cost, int | float) and is_number(cost) and cost >= 0
-    b.tokens(start, pair[0], pair[1], at, cost_usd=cost if known else None)
 
 
 def _arguments(raw: Any) -> Any:
@@ -320,20 +353,7 @@ def _call(b: TraceBuilder, item: dict[str, Any], at: str, claimed: str | None) -
     error = message if failed and isinstance(message, str) and message else None
     # The observation holds its own outcome (an error without a message: its output).
     b.settle(index, item.get("output"), error=error, is_error=failed)
-    b.measure(index, latency_ms=_latency(b, item, at))
-
-
-def _latency(b: TraceBuilder, item: dict[str, Any], at: str) -> float | None:
-    start, end = _start(item), first(item, "endTime", "end_time")
-    if not start or not isinstance(end, str):
-        return None
-    try:
-        delta = datetime.fromisoformat(end) - datetime.fromisoformat(start)
-    except (TypeError, ValueError):
-        b.note(at, "observation times are not ISO 8601", {"startTime": start, "endTime": end})
-        return None
-    millis = delta.total_seconds() * 1000
-    return round(millis, 3) if millis >= 0 else None
+    b.measure(index, latency_ms=latency(b, item, at))
 
 
 def _inputs(b: TraceBuilder, raw: Any, at: str, answered: set[str]) -> None:
@@ -347,7 +367,7 @@ def _inputs(b: TraceBuilder, raw: Any, at: str, answered: set[str]) -> None:
             continue  # a prompt of another shape: the history repeats it in every generation
         role, content = message.get("role"), message.get("content")
         if isinstance(role, str) and role in _ROLES:
-            text = _content_text(content)
+            text = content_text(content)
             if text is not None:
                 b.input(_ROLES[role], text, where, once=True)
         elif role == "tool" and isinstance(message.get("tool_call_id"), str):
@@ -359,17 +379,6 @@ def _inputs(b: TraceBuilder, raw: Any, at: str, answered: set[str]) -> None:
                 b.result(call_id, content, where)
             elif not any(step["step_id"] == call_id for step in b.steps):
                 b.note(where, "tool result without a matching call", message)
-
-
-def _content_text(content: Any) -> str | None:
-    """A message's text: a string, or its text parts joined by newlines (None when it has
-    no text)."""
-    if isinstance(content, str):
-        return content
-    parts = content if isinstance(content, list) else []
-    texts = [p.get("text") for p in parts if isinstance(p, dict) and p.get("type") == "text"]
-    found = [t for t in texts if isinstance(t, str)]
-    return "\n".join(found) if found else None
 
 
 ADAPTER = Adapter(
