@@ -355,6 +355,30 @@ def bundle_responses() -> Any:
     }
 
 
+def bundle_history() -> Any:
+    """A bundle whose `messages` start with an assistant turn of earlier history (no id,
+    no usage): each response goes to the message it is, the last to a step of its own."""
+    from anthropic.types import TextBlock, ToolUseBlock
+
+    use = ToolUseBlock(type="tool_use", id="toolu_h1", name="lookup_order", input=LOOKUP)
+    first = _message("msg_h1", [use], (100, 20), "tool_use")
+    final = _message("msg_h2", [TextBlock(type="text", text="Delivered.")], (140, 6), "end_turn")
+    return {
+        "messages": [
+            {"role": "assistant", "content": "Hello, how can I help?"},
+            {"role": "user", "content": "Where is ORD-1042?"},
+            {"role": "assistant", "content": [use.model_dump(mode="json", exclude_none=True)]},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_h1", "content": ORDER_TEXT}
+                ],
+            },
+        ],
+        "responses": [first, final],
+    }
+
+
 def stream_events() -> Any:
     """The raw events of `messages.stream()`, saved as they arrived."""
     from anthropic.types import (
@@ -420,6 +444,7 @@ def anthropic_messages() -> list[tuple[str, Any]]:
     return [
         ("split-blocks", split_blocks()),
         ("bundle-responses", bundle_responses()),
+        ("bundle-history", bundle_history()),
         ("stream-events", stream_events()),
     ]
 

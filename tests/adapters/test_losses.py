@@ -194,6 +194,20 @@ def test_anthropic_bundle_takes_usage_from_responses() -> None:
     assert trace["inputs"][0] == {"role": "system", "text": "You are a support agent."}
 
 
+def test_anthropic_bundle_matches_responses_to_the_messages_they_are() -> None:
+    trace = convert("anthropic-messages", "bundle-history")
+    steps = [
+        (s.get("text"), s.get("input_tokens"), s.get("metadata", {}).get("response_id"))
+        for s in trace["steps"]
+    ]
+    assert steps == [
+        ("Hello, how can I help?", None, None),  # earlier history: no response is it
+        (None, 600, "msg_h1"),  # the tool_use sent back is the first response
+        ("Delivered.", 640, "msg_h2"),  # the answer, in no message: its own step
+    ]
+    assert tokens(trace) == (600 + 640, 26)
+
+
 def test_cohere_reasoning_conversation_is_not_taken_for_anthropic() -> None:
     value = fixture("cohere-chat", "plan-thinking-documents")
     assert detect(value).name == "cohere-chat"

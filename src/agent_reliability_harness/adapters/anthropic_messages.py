@@ -97,19 +97,35 @@ class _Walk:
     def align(
         self, pairs: list[tuple[Any, str]], responses: list[tuple[dict[str, Any], str]]
     ) -> None:
-        """Match each response of a bundle to its assistant message: by id, else in order."""
+        """Match each response of a bundle to the assistant message it is: the same id, else
+        the same content (text, thinking, tool_use ids), else a shared tool_use id. Order
+        alone never matches: a response that is none of the messages is mapped after them."""
         if not responses:
             return
         by_id = {r["id"]: i for i, (r, _) in enumerate(responses) if isinstance(r.get("id"), str)}
-        order = iter(range(len(responses)))
+        keys = [_content_key(r.get("content")) for r, _ in responses]
         for item, at in pairs:
             if not isinstance(item, dict) or item.get("role") != "assistant":
                 continue
             own = item.get("id")
-            index = by_id.get(own) if isinstance(own, str) else next(order, None)
-            if index is not None and index not in self.used:
+            index = by_id.get(own) if isinstance(own, str) else None
+            if index is None or index in self.used:
+                index = self.same_content(_content_key(item.get("content")), keys)
+            if index is not None:
                 self.used.add(index)
                 self.matched[at] = (index, responses[index][0])
+
+    def same_content(self, key: tuple[Any, ...], keys: list[tuple[Any, ...]]) -> int | None:
+        """The first unmatched response with this content, else one sharing a tool_use id."""
+        free = [i for i in range(len(keys)) if i not in self.used]
+        for index in free:
+            if key and keys[index] == key:
+                return index
+        uses = _tool_use_ids(key)
+        for index in free:
+            if uses & _tool_use_ids(keys[index]):
+                return index
+        return None
 
     def system(self, system: Any, at: str) -> None:
         text = _joined_text(self.b, system, at)
@@ -228,6 +244,31 @@ class _Walk:
                 b.note(where, f"{kind or 'untyped'} block of a user message is not carried", raw)
         if texts:
             b.input("user", "\n".join(texts), at)
+
+
+def _content_key(content: Any) -> tuple[Any, ...]:
+    """What identifies an assistant turn's content, ignoring fields a request drops: each
+    block's type with its text, thinking or tool_use id."""
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content}]
+    if not isinstance(content, list):
+        return ()
+    key: list[tuple[str, Any]] = []
+    for block in content:
+        if not isinstance(block, dict):
+            key.append(("", repr(block)))
+            continue
+        kind = str(block.get("type"))
+        if kind.endswith("tool_use"):
+            value = block.get("id")
+        else:
+            value = block.get("text", block.get("thinking", block.get("data")))
+        key.append((kind, value if value is None or isinstance(value, str) else repr(value)))
+    return tuple(key)
+
+
+def _tool_use_ids(key: tuple[Any, ...]) -> set[str]:
+    return {v for kind, v in key if kind.endswith("tool_use") and isinstance(v, str)}
 
 
 def _joined_text(b: TraceBuilder, content: Any, at: str) -> str | None:
