@@ -328,6 +328,19 @@ def split_blocks() -> Any:
     ]
 
 
+def repeated_pieces() -> Any:
+    """One Message whose text is written in blocks, two of them equal (". "): the equal
+    blocks of one entry are the message's own text, not a repeated entry."""
+    from anthropic.types import TextBlock
+
+    pieces = ["Sunny", ". ", "Windy", ". ", "Done"]
+    blocks = [TextBlock(type="text", text=piece) for piece in pieces]
+    return [
+        {"role": "user", "content": "Weather?"},
+        _message("msg_R", blocks, (3, 4), "end_turn"),
+    ]
+
+
 def bundle_responses() -> Any:
     """`{system, messages, responses}`: the request as sent (assistant turns without usage)
     and every Message the API returned, the last not yet appended to `messages`."""
@@ -443,6 +456,7 @@ def stream_events() -> Any:
 def anthropic_messages() -> list[tuple[str, Any]]:
     return [
         ("split-blocks", split_blocks()),
+        ("repeated-pieces", repeated_pieces()),
         ("bundle-responses", bundle_responses()),
         ("bundle-history", bundle_history()),
         ("stream-events", stream_events()),

@@ -318,7 +318,8 @@ def test_claude_code_reads_messages_as_the_messages_api_does(name: str) -> None:
         if line.get("type") == "user":
             entries.append(message)
         elif line.get("type") == "assistant" and message["id"] in whole:
-            whole[message["id"]]["content"] += message["content"]
+            joined = whole[message["id"]]["content"]
+            joined += [b for b in message["content"] if b not in joined]  # a line written again
             whole[message["id"]]["usage"] = message["usage"]  # the last line's is final
         elif line.get("type") == "assistant":
             whole[message["id"]] = {**message, "content": list(message["content"])}

@@ -88,6 +88,18 @@ def test_split_message_entries_count_usage_once() -> None:
     assert trace["steps"][0]["metadata"]["reasoning"] == ["Look it up first."]
 
 
+def test_equal_blocks_of_one_entry_are_all_kept() -> None:
+    trace = convert("anthropic-messages", "repeated-pieces")
+    assert [s["text"] for s in trace["steps"]] == ["Sunny. Windy. Done"]
+    assert "skipped" not in trace["metadata"]["adapter"]
+    value = fixture("anthropic-messages", "split-blocks")
+    value.insert(3, value[2])  # an entry written twice: its repeat is skipped
+    (split,) = to_canonical(value, "anthropic-messages", "split")
+    assert [s.get("text") for s in split["steps"]] == ["Let me check.", None, "Delivered."]
+    skipped = split["metadata"]["adapter"]["skipped"]
+    assert skipped == {"content block repeated in another entry of its message": 1}
+
+
 def test_bare_responses_dump_keeps_usage_model_and_id() -> None:
     value = fixture("openai-responses", "bare-response")
     bare = to_canonical(value, "openai-responses", "r")[0]

@@ -179,7 +179,9 @@ class _Walk:
         b = self.b
         texts: list[str] = []
         citations: list[dict[str, Any]] = []
-        seen = self.blocks.setdefault(message_id, []) if message_id else None
+        # Only blocks of an earlier entry of this message id repeat: equal blocks within one
+        # entry are the message's own (a text written in pieces).
+        earlier = list(self.blocks.get(message_id, [])) if message_id else []
 
         def flush() -> None:
             if texts:
@@ -192,11 +194,11 @@ class _Walk:
         for index, raw in enumerate(content):
             where = f"{at}.content[{index}]"
             block = obj(raw, where)
-            if seen is not None:
-                if block in seen:
-                    b.skip(where, "content block repeated in another entry of its message")
-                    continue
-                seen.append(block)
+            if message_id:
+                self.blocks.setdefault(message_id, []).append(block)
+            if block in earlier:
+                b.skip(where, "content block repeated in another entry of its message")
+                continue
             kind = block.get("type")
             if kind == "text":
                 texts.append(opt_str(block, "text", where) or "")
