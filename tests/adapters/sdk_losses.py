@@ -289,7 +289,13 @@ def openai_responses() -> list[tuple[str, Any]]:
     return [
         ("bare-response", response.model_dump(mode="json")),
         ("stream-events", responses_stream(response)),
+        ("stream-events-no-sequence", _without_sequence(responses_stream(response))),
     ]
+
+
+def _without_sequence(items: list[Any]) -> list[Any]:
+    """The events as SDKs before `sequence_number` (March 2025) recorded them."""
+    return [{k: v for k, v in item.items() if k != "sequence_number"} for item in items]
 
 
 def _message(message_id: str, blocks: list[Any], usage: tuple[int, int], stop: str | None) -> Any:

@@ -256,6 +256,17 @@ def test_responses_stream_events_map_the_completed_response() -> None:
     assert tokens(cut) == (0, 0)  # the usage only arrives with the completed response
 
 
+def test_responses_stream_events_without_sequence_numbers() -> None:
+    trace = convert("openai-responses", "stream-events-no-sequence")
+    assert trace["steps"] == convert("openai-responses", "stream-events")["steps"]
+    realtime = [  # Realtime API events share the names, but carry an event_id
+        {"type": "response.created", "event_id": "ev_1", "response": {"id": "r", "output": []}},
+        {"type": "response.output_item.added", "event_id": "ev_2", "output_index": 0},
+    ]
+    with pytest.raises(AdapterError, match="no format-specific field found"):
+        to_canonical(realtime)
+
+
 def test_cohere_stream_events_join_per_message() -> None:
     trace = convert("cohere-chat", "stream-events")
     assert [s.get("text") for s in trace["steps"]] == [

@@ -100,7 +100,10 @@ _TERMINAL = ("response.completed", "response.incomplete", "response.failed")
 
 
 def _event(item: dict[str, Any]) -> str | None:
-    """The type of a streaming event (`response.*`, `error` with a message), else None."""
+    """The type of a streaming event, else None: a `response.*` or `error` event with its
+    `sequence_number`, or (streams recorded before events had one) a `response.*` event
+    with its `response` object or `output_index`, and no `event_id` (Realtime API events
+    share the `response.*` names)."""
     kind = item.get("type")
     if not isinstance(kind, str):
         return None
@@ -108,7 +111,16 @@ def _event(item: dict[str, Any]) -> str | None:
         return kind if isinstance(item.get("response"), dict) else None
     if "sequence_number" in item and (kind.startswith("response.") or kind == "error"):
         return kind
+    if kind.startswith("response.") and "event_id" not in item and _event_shape(item):
+        return kind
     return None
+
+
+def _event_shape(item: dict[str, Any]) -> bool:
+    index = item.get("output_index")
+    return isinstance(item.get("response"), dict) or (
+        isinstance(index, int) and not isinstance(index, bool)
+    )
 
 
 def _bare_response(value: Any) -> bool:
