@@ -156,6 +156,18 @@ def messages_response() -> Any:
     }
 
 
+def plain_messages_response() -> Any:
+    """A request of plain text messages saved with the ChatCompletion that answered it:
+    only the `response` says which API it is."""
+    from openai.types.chat import ChatCompletionMessage
+
+    answer = ChatCompletionMessage(role="assistant", content="Refunds within 30 days.")
+    return {
+        "messages": [{"role": "user", "content": "Refund window?"}],
+        "response": _chat_completion(0, answer, (12, 6), "plain"),
+    }
+
+
 def body_labels() -> Any:
     """A chat body that names its run next to the messages (a body label wins over the
     file name; a numeric task id becomes its decimal text)."""
@@ -235,6 +247,7 @@ def openai_chat() -> list[tuple[str, Any]]:
         ("tool-call-ids", tool_call_ids()),
         ("tool-error-field", tool_error_field()),
         ("messages-response", messages_response()),
+        ("plain-messages-response", plain_messages_response()),
         ("body-labels", body_labels()),
         ("stream-chunks", stream_chunks()),
     ]
@@ -290,7 +303,17 @@ def openai_responses() -> list[tuple[str, Any]]:
         ("bare-response", response.model_dump(mode="json")),
         ("stream-events", responses_stream(response)),
         ("stream-events-no-sequence", _without_sequence(responses_stream(response))),
+        ("plain-input-response", _plain_input(response)),
     ]
+
+
+def _plain_input(response: Any) -> Any:
+    """A request of plain text messages saved with the Response that answered it."""
+    answer = response.model_copy(update={"output": response.output[:1], "instructions": None})
+    return {
+        "input": [{"role": "user", "content": "Where is ORD-1042?"}],
+        "response": answer.model_dump(mode="json"),
+    }
 
 
 def _without_sequence(items: list[Any]) -> list[Any]:
@@ -398,6 +421,22 @@ def bundle_history() -> Any:
     }
 
 
+def bundle_plain() -> Any:
+    """A bundle of plain text messages (a greeting of earlier history, the question): only
+    its `responses` say which API it is."""
+    from anthropic.types import TextBlock
+
+    answer = _message("msg_p1", [TextBlock(type="text", text="30 days.")], (41, 8), "end_turn")
+    return {
+        "system": "You are a support agent.",
+        "messages": [
+            {"role": "assistant", "content": "Hello, how can I help?"},
+            {"role": "user", "content": "Refund window?"},
+        ],
+        "responses": [answer],
+    }
+
+
 def stream_events() -> Any:
     """The raw events of `messages.stream()`, saved as they arrived."""
     from anthropic.types import (
@@ -465,6 +504,7 @@ def anthropic_messages() -> list[tuple[str, Any]]:
         ("repeated-pieces", repeated_pieces()),
         ("bundle-responses", bundle_responses()),
         ("bundle-history", bundle_history()),
+        ("bundle-plain", bundle_plain()),
         ("stream-events", stream_events()),
     ]
 

@@ -220,6 +220,25 @@ def test_anthropic_bundle_matches_responses_to_the_messages_they_are() -> None:
     assert tokens(trace) == (600 + 640, 26)
 
 
+@pytest.mark.parametrize(
+    ("fmt", "name", "text"),
+    [
+        ("openai-chat", "plain-messages-response", "Refunds within 30 days."),
+        ("openai-responses", "plain-input-response", "Checking."),
+        ("anthropic-messages", "bundle-plain", "30 days."),
+    ],
+)
+def test_plain_request_is_known_by_its_response_part(fmt: str, name: str, text: str) -> None:
+    value = fixture(fmt, name)
+    assert detect(value).name == fmt
+    trace = convert(fmt, name)
+    assert trace["steps"][-1]["text"] == text
+    assert trace["steps"][-1]["input_tokens"] is not None
+    plain = {k: v for k, v in value.items() if k not in ("response", "responses")}
+    with pytest.raises(AdapterError, match="no format-specific field found"):
+        to_canonical(plain)  # the messages alone are plain text
+
+
 def test_cohere_reasoning_conversation_is_not_taken_for_anthropic() -> None:
     value = fixture("cohere-chat", "plan-thinking-documents")
     assert detect(value).name == "cohere-chat"

@@ -178,11 +178,29 @@ def any_item(value: JSON, container_keys: tuple[str, ...], test: Any) -> bool:
     return any(isinstance(item, dict) and test(item) for item in items[:1000])
 
 
+def any_trailer(
+    value: JSON, container_keys: tuple[str, ...], trailers: tuple[str, ...], test: Any
+) -> bool:
+    """Detection helper: next to a body's container array, does an item of its response
+    part (`trailers`: an object or an array of them, as `items_of` reads them) pass `test`?"""
+    if not isinstance(value, dict):
+        return False
+    if not any(isinstance(value.get(key), list) for key in container_keys):
+        return False
+    for key in trailers:
+        part = value.get(key)
+        items = part if isinstance(part, list) else [part]
+        if any(isinstance(item, dict) and test(item) for item in items[:1000]):
+            return True
+    return False
+
+
 __all__ = [
     "JSON",
     "TraceBuilder",
     "add_counts",
     "any_item",
+    "any_trailer",
     "arr",
     "brief",
     "content_text",

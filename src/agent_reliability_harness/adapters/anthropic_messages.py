@@ -15,6 +15,7 @@ from ._common import (
     TraceBuilder,
     add_counts,
     any_item,
+    any_trailer,
     arr,
     items_of,
     obj,
@@ -43,8 +44,11 @@ def _is_marker(item: dict[str, Any]) -> bool:
 def detect(value: Any) -> bool:
     """Message dumps (`type: message` with `stop_reason` or `usage`), streamed events
     (`message_start`), or messages whose content has tool_use, tool_result, thinking or
-    server_tool_use blocks."""
-    return any_item(value, CONTAINERS, _is_marker)
+    server_tool_use blocks; also a `{messages, responses}` bundle whose responses carry them
+    (its messages may be plain text)."""
+    return any_item(value, CONTAINERS, _is_marker) or any_trailer(
+        value, CONTAINERS, ("responses",), _is_marker
+    )
 
 
 def convert(value: Any, name_hint: str) -> list[Any]:

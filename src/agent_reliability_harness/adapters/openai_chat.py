@@ -15,6 +15,7 @@ from . import _streams
 from ._common import (
     TraceBuilder,
     any_item,
+    any_trailer,
     arr,
     items_of,
     obj,
@@ -45,8 +46,11 @@ def _is_marker(item: dict[str, Any]) -> bool:
 
 def detect(value: Any) -> bool:
     """A message list (or request body) with a tool/function message, assistant tool_calls,
-    the developer role, or ChatCompletion dumps (`choices`) and streamed chunks."""
-    return any_item(value, CONTAINERS, _is_marker)
+    the developer role, or ChatCompletion dumps (`choices`) and streamed chunks; also a
+    body whose `response` is a ChatCompletion (its messages may be plain text)."""
+    return any_item(value, CONTAINERS, _is_marker) or any_trailer(
+        value, CONTAINERS, TRAILERS, _is_marker
+    )
 
 
 def convert(value: Any, name_hint: str) -> list[Any]:

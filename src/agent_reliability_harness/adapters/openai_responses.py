@@ -12,6 +12,7 @@ from typing import Any
 from ._common import (
     TraceBuilder,
     any_item,
+    any_trailer,
     items_of,
     obj,
     opt_count,
@@ -63,8 +64,11 @@ def _is_marker(item: dict[str, Any]) -> bool:
 def detect(value: Any) -> bool:
     """Response dumps (`object: response`), typed items (function_call,
     function_call_output, reasoning, custom_tool_call), or `type: message` items whose
-    content has output_text/input_text parts."""
-    return any_item(value, CONTAINERS, _is_marker)
+    content has output_text/input_text parts; also an `input` body whose `output` items or
+    `response` carry them (its input may be plain text messages)."""
+    return any_item(value, CONTAINERS, _is_marker) or any_trailer(
+        value, ("input",), TRAILERS, _is_marker
+    )
 
 
 def convert(value: Any, name_hint: str) -> list[Any]:
