@@ -241,6 +241,37 @@ def stream_chunks() -> Any:
     ]
 
 
+def stream_reasoning() -> Any:
+    """Two streams of a reasoning model, their thinking streamed in the delta's extra field
+    (`reasoning_content`: DeepSeek, vLLM; `reasoning`: OpenRouter, Groq)."""
+    from openai.types.chat import ChatCompletionChunk
+    from openai.types.chat.chat_completion_chunk import Choice, ChoiceDelta
+
+    def stream(n: int, key: str, thinking: tuple[str, str], answer: str) -> list[Any]:
+        deltas = [
+            ChoiceDelta(role="assistant", **{key: thinking[0]}),
+            ChoiceDelta(**{key: thinking[1]}),
+            ChoiceDelta(content=answer),
+        ]
+        return [
+            ChatCompletionChunk(
+                id=f"chatcmpl-think-{n}",
+                object="chat.completion.chunk",
+                created=1_767_000_000 + n,
+                model="deepseek-reasoner",
+                choices=[Choice(index=0, delta=d, finish_reason="stop" if d.content else None)],
+            ).model_dump(mode="json", exclude_none=True)
+            for d in deltas
+        ]
+
+    return [
+        {"role": "user", "content": "Refund window?"},
+        *stream(0, "reasoning_content", ("Policy says ", "30 days."), "30 days."),
+        {"role": "user", "content": "And for sale items?"},
+        *stream(1, "reasoning", ("Sale items ", "are final."), "No refunds."),
+    ]
+
+
 def openai_chat() -> list[tuple[str, Any]]:
     return [
         ("idless-results", idless_results()),
@@ -250,6 +281,7 @@ def openai_chat() -> list[tuple[str, Any]]:
         ("plain-messages-response", plain_messages_response()),
         ("body-labels", body_labels()),
         ("stream-chunks", stream_chunks()),
+        ("stream-reasoning", stream_reasoning()),
     ]
 
 

@@ -265,6 +265,14 @@ def test_streamed_chunks_join_into_one_response(fmt: str, name: str) -> None:
     assert len(trace["steps"]) == 2
 
 
+def test_streamed_reasoning_deltas_join_as_the_message_field_does() -> None:
+    trace = convert("openai-chat", "stream-reasoning")
+    assert [(s["text"], s["metadata"]["reasoning"]) for s in trace["steps"]] == [
+        ("30 days.", ["Policy says 30 days."]),  # delta.reasoning_content
+        ("No refunds.", ["Sale items are final."]),  # delta.reasoning
+    ]
+
+
 def test_responses_stream_events_map_the_completed_response() -> None:
     trace = convert("openai-responses", "stream-events")
     assert [s.get("text") for s in trace["steps"]] == ["Checking.", None]

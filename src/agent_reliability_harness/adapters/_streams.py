@@ -68,7 +68,7 @@ def merge_chat_chunks(chunks: list[dict[str, Any]]) -> dict[str, Any]:
                 extra.append(choice)
                 continue
             delta = _dict(choice.get("delta"))
-            for key in ("content", "refusal"):
+            for key in ("content", "refusal", "reasoning_content", "reasoning"):
                 if isinstance(delta.get(key), str):
                     message[key] = _text(message.get(key)) + delta[key]
             for raw in _list(delta.get("tool_calls")):
