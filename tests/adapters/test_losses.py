@@ -218,6 +218,13 @@ def test_anthropic_bundle_matches_responses_to_the_messages_they_are() -> None:
         ("Delivered.", 640, "msg_h2"),  # the answer, in no message: its own step
     ]
     assert tokens(trace) == (600 + 640, 26)
+    value = fixture("anthropic-messages", "bundle-history")
+    final = value["responses"][1]
+    value["messages"].append({"role": "assistant", "content": final["content"]})
+    final["content"] = [{"type": "thinking", "thinking": "Delivered.", "signature": "s"}]
+    final["content"] += value["messages"][-1]["content"]  # sent back without its thinking
+    (sent,) = to_canonical(value, "anthropic-messages", "sent")
+    assert [s.get("input_tokens") for s in sent["steps"]] == [None, 600, 640]
 
 
 @pytest.mark.parametrize(

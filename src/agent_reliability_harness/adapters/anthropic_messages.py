@@ -120,10 +120,14 @@ class _Walk:
                 self.matched[at] = (index, responses[index][0])
 
     def same_content(self, key: tuple[Any, ...], keys: list[tuple[Any, ...]]) -> int | None:
-        """The first unmatched response with this content, else one sharing a tool_use id."""
+        """The first unmatched response with this content (also once the thinking blocks a
+        request may leave out are set aside), else one sharing a tool_use id."""
         free = [i for i in range(len(keys)) if i not in self.used]
         for index in free:
             if key and keys[index] == key:
+                return index
+        for index in free:
+            if _said(key) and _said(keys[index]) == _said(key):
                 return index
         uses = _tool_use_ids(key)
         for index in free:
@@ -271,6 +275,10 @@ def _content_key(content: Any) -> tuple[Any, ...]:
             value = block.get("text", block.get("thinking", block.get("data")))
         key.append((kind, value if value is None or isinstance(value, str) else repr(value)))
     return tuple(key)
+
+
+def _said(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(k for k in key if k[0] not in ("thinking", "redacted_thinking"))
 
 
 def _tool_use_ids(key: tuple[Any, ...]) -> set[str]:
