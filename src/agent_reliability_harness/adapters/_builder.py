@@ -68,13 +68,18 @@ class TraceBuilder:
 
     # --- accounting -----------------------------------------------------------------
 
-    def note(self, at: str, issue: str, value: Any = _MISSING) -> None:
-        """Content that could not be mapped (an ARH-SCH-013 warning in every report)."""
+    def note(self, at: str, issue: str, value: Any = _MISSING, after: int | None = None) -> None:
+        """Content that could not be mapped (an ARH-SCH-013 warning in every report), next to
+        the last step added before it: `after` is how many steps there were when the item
+        was read, for a note made later (default: now)."""
         entry: dict[str, Any] = {"at": at, "issue": issue}
         if value is not _MISSING:
             entry["value"] = brief(value)
-        if self.steps:
-            entry["step"] = self.steps[-1]["step_id"]
+        before = len(self.steps) if after is None else after
+        if before:
+            entry["step"] = self.steps[before - 1]["step_id"]
+        elif self.steps:
+            entry["step"] = self.steps[0]["step_id"]  # the next step, already added
         else:
             entry["step"] = None
             self._unplaced.append(entry)

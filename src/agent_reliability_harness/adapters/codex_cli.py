@@ -13,6 +13,7 @@ from ..errors import InputError
 from ..io import decode_json
 from ._common import TraceBuilder, opt_amount, opt_count, opt_obj, opt_str
 from ._sessions import session_adapter
+from ._values import set_status
 from .base import Adapter
 
 NAME = "codex-cli"
@@ -204,7 +205,7 @@ class _Rollout:
             self.b.metadata.setdefault("turns_aborted", []).append(event.get("reason"))
             self.b.mark(at)
         elif kind == "error":
-            self._failed_request(event, event, at)
+            self.turn_failed = self._failed_request(event, event, at) or self.turn_failed
         elif kind in ("task_started", "task_complete"):
             self._turn_edge(event, kind, at)
         else:
@@ -221,22 +222,20 @@ class _Rollout:
                 self.b.skip(at, "task_complete repeating the turn's error event")
             else:
                 self._failed_request(event, event["error"], f"{at}.error")
-                self.turn_failed = False
         else:
             self.b.skip(at, f"event_msg {kind}")
 
-    def _failed_request(self, event: dict[str, Any], error: Any, at: str) -> None:
+    def _failed_request(self, event: dict[str, Any], error: Any, at: str) -> bool:
         """The turn's model request failed (a usage limit, an API error): a response step
         without text, status error, so that the session is not judged on a turn it lost."""
         found = _error_of(error, at)
         if found is None:
             self.b.note(at, "error of an unknown shape", event)
-            return
+            return False
         message, meta = found
         index = self.b.text(None, at, model=self.model, **meta)
-        self.b.steps[index]["status"] = "error"
-        self.b.steps[index]["error"] = message
-        self.turn_failed = True
+        set_status(self.b.steps[index], message, True)
+        return True
 
     def _tokens(self, event: dict[str, Any], at: str) -> None:
         """Usage of one model request. `total_token_usage` is cumulative and repeated
@@ -305,12 +304,8 @@ class _Rollout:
     def _orphan_exit(self, pending: _Exit) -> None:
         """Noted at the end (its call might still have come), next to the step that came
         before the event when it was read (else the first step after it)."""
-        b = self.b
-        b.note(pending.at, "command end event of a call the rollout does not hold", pending.event)
-        if pending.steps:
-            b.notes[-1]["step"] = b.steps[pending.steps - 1]["step_id"]
-        elif b.steps:
-            b.notes[-1]["step"] = b.steps[0]["step_id"]
+        issue = "command end event of a call the rollout does not hold"
+        self.b.note(pending.at, issue, pending.event, after=pending.steps)
 
 
 def _error_of(error: Any, at: str) -> tuple[str, dict[str, Any]] | None:
