@@ -51,6 +51,10 @@ class Step(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     input_tokens: _Tokens | None = None
     output_tokens: _Tokens | None = None
     metadata: dict[str, Any] = msgspec.field(default_factory=dict)
+    # Trace v1.2 (optional): the agent that took the step (absent: the trace's
+    # agent_name) and the step under which it ran (a hand-off, a sub-agent call).
+    agent: str | None = None
+    parent_step_id: str | None = None
 
     def __post_init__(self) -> None:
         if self.status is None:
