@@ -3,6 +3,7 @@ policy plugins[i]: ...`, exit 1), in `arh validate` and `arh check-policy` alike
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -105,4 +106,36 @@ def test_listing_reports_a_plugin_that_cannot_be_imported(tmp_path: Path) -> Non
     )
     assert done.stderr == (
         "error: plugin 'broken' (broken_rules) could not be imported: RuntimeError: no\n"
+    )
+
+
+HELPED = """
+from agent_reliability_harness.rules import Category, Hit, RuleResult, Severity, rule
+
+@rule("ACME-CMP-001", Category.COMPLETION, Severity.WARNING, title="Every trace is noted",
+      remediation="None needed.", help_uri=HELP)
+def check(ctx):
+    return RuleResult(checks=1, hits=[Hit(None, "noted")])
+"""
+
+
+def test_a_help_page_is_linked_and_must_be_https(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    fake_plugin(site, "acme", "acme_rules", "HELP = 'https://acme.test/rules#cmp-001'" + HELPED)
+    write_json(tmp_path / "policy.json", policy(["acme"]))
+    write_json(tmp_path / "trace.json", refund_trace(10))
+    args = ["validate", "--policy", "policy.json", "trace.json", "--md-out", "r.md"]
+    done = arh([*args, "--sarif-out", "r.sarif"], site, tmp_path)
+    assert done.returncode == 0, done.stderr  # a warning does not fail the trace
+    markdown = (tmp_path / "r.md").read_text(encoding="utf-8")
+    assert "| warning | [ACME-CMP-001] | completion | (trace) | noted |" in markdown
+    assert "[ACME-CMP-001]: https://acme.test/rules#cmp-001\n" in markdown
+    sarif = json.loads((tmp_path / "r.sarif").read_text(encoding="utf-8"))
+    [descriptor] = [r for r in sarif["runs"][0]["tool"]["driver"]["rules"] if "ACME" in r["id"]]
+    assert descriptor["helpUri"] == "https://acme.test/rules#cmp-001"
+    fake_plugin(tmp_path / "bad", "acme", "acme_rules", "HELP = 'http://x y'" + HELPED)
+    error = _load_error(tmp_path / "bad", tmp_path, ["acme"])
+    assert error == (
+        f"{PREFIX}plugin 'acme' (acme_rules) could not be imported: ValueError: rule "
+        "ACME-CMP-001: help_uri must be an https:// URL (got 'http://x y')\n"
     )

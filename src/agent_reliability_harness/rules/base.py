@@ -32,6 +32,7 @@ _ID_PATTERN = re.compile(r"ARH-(SCH|BUD|SAF|GRD|SEQ|FLW|CMP)-\d{3}")
 # A plugin's rule ID (docs/plugins.md): its own prefix, never ARH-.
 _PLUGIN_ID_PATTERN = re.compile(r"[A-Z][A-Z0-9]*-([A-Z]{3})-[0-9]{3}")
 _BUILT_IN = "ARH-"
+_HELP_URI = re.compile(r"https://[!-~]+")
 # The package that declares the built-in rules; every other module declares plugin rules.
 _OWN_MODULES = __name__.rsplit(".", 1)[0] + "."
 _PREFIX = {
@@ -216,6 +217,8 @@ def rule(
     module docstring); what is decorated is registered and given back unchanged. A
     plugin's rule (docs/plugins.md) is declared the same way, with its own ID prefix."""
     _check_id(rule_id, category)
+    if help_uri is not None and _HELP_URI.fullmatch(help_uri) is None:
+        raise ValueError(f"rule {rule_id}: help_uri must be an https:// URL (got {help_uri!r})")
 
     def register(declared: _D) -> _D:
         _check_id(rule_id, category)  # still free: nothing took it in between
