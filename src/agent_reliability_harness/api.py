@@ -41,6 +41,7 @@ from .pipeline.partial import PartialBuilder
 from .pipeline.routing import Router, no_policy_message
 from .render import json_
 from .render.base import RenderOptions
+from .rules.plugins import check_plugins, check_policies, policy_plugins
 from .scoring import DEFAULT_FAIL_UNDER
 
 # A parsed trace and where it was read (what `iter_traces` yields).
@@ -50,14 +51,19 @@ LoadedTrace = Loaded
 def load_policy(path: str, strict: bool = False) -> Policy:
     """Read and compile a policy file (JSON or YAML, with `extends`); PolicyError (with the
     path) if it is invalid, or with `strict` if it has warnings. `models.policy.load_policy`
-    also returns the warnings."""
-    return policy_files.load_policy(path, strict).policy
+    also returns the warnings. The plugins it names are imported (PolicyError if one
+    cannot be used)."""
+    loaded = policy_files.load_policy(path, strict)
+    check_plugins(loaded)
+    return loaded.policy
 
 
 def load_policies(paths: Iterable[str], strict: bool = False) -> tuple[Policy, ...]:
     """The policies of several files or directories of policies (sorted *.json, *.yaml,
     *.yml), in order; `models.policy.load_policies` also returns their warnings."""
-    return tuple(loaded.policy for loaded in policy_files.load_policies(list(paths), strict))
+    loaded = policy_files.load_policies(list(paths), strict)
+    check_policies(loaded)
+    return tuple(item.policy for item in loaded)
 
 
 def policy_from_dict(data: Any) -> Policy:
@@ -89,6 +95,7 @@ def _policies(
         for item in loaded:
             if item.warnings:
                 raise strict_error(item.warnings, item.source)
+    check_policies(loaded)
     section = warnings_section(loaded)
     return tuple(item.policy for item in loaded), () if section is None else (section,)
 
@@ -197,7 +204,9 @@ def validate(
             builder.fail(InputFailure("<traces>", no_policy_message(trace), index=index))
         else:
             builder.add(evaluator.evaluate(trace), trace)
-    merge([builder.partial], [collector], run_policy_id(policies), sections)
+    merge(
+        [builder.partial], [collector], run_policy_id(policies), sections, policy_plugins(policies)
+    )
     assert collector.run is not None
     return collector.run
 

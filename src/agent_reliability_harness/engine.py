@@ -33,7 +33,11 @@ class Evaluator:
             raise ValueError(f"fail_under must be between 0 and 100 (got {fail_under})")
         self.policy = policy
         self.fail_under = fail_under
-        rules = [(r, r.effective_severity(policy)) for r in all_rules() if r.applies(policy)]
+        rules = [
+            (r, r.effective_severity(policy))
+            for r in all_rules(policy.plugins)
+            if r.applies(policy)
+        ]
         compiled: dict[Callable[[Policy], Any], Any] = {}
         checks: list[tuple[Callable[[RuleContext], RuleResult], Rule, Severity]] = []
         states: list[tuple[type[RuleState], Any, Rule, Severity]] = []

@@ -19,7 +19,7 @@ from .models.common import Severity
 from .models.policy import Policy, parse_policy
 from .models.report import Finding, TraceReport
 from .models.trace import Trace, parse_trace
-from .rules import REGISTRY
+from .rules import PLUGIN_RULES, REGISTRY
 from .scoring import DEFAULT_FAIL_UNDER
 
 PolicyInput = Policy | Mapping[str, Any] | str | os.PathLike[str]
@@ -118,7 +118,7 @@ def _short(value: Any, limit: int = 200) -> str:
 
 
 def _rule_lines(rule_id: str | None, findings: list[Finding]) -> list[str]:
-    rule = REGISTRY.get(rule_id) if rule_id else None
+    rule = (REGISTRY.get(rule_id) or PLUGIN_RULES.get(rule_id)) if rule_id else None
     title = f"  {rule.title}" if rule else ""
     lines = [f"  {rule_id or '(no rule id)'}  {findings[0].category}{title}"]
     for finding in findings[:MAX_PER_RULE]:

@@ -70,7 +70,8 @@ def test_wheel_and_sdist_hold_the_package(dist: Path) -> None:
     assert "arh = agent_reliability_harness.cli:main" in points
     assert "[pytest11]\narh = agent_reliability_harness.pytest_plugin" in points
     for needed in ("LICENSE", "README.md", "pyproject.toml", "action.yml", ".pre-commit-hooks.yaml",
-                   "scripts/github_action.py", "samples/policy.json", "Makefile"):  # fmt: skip
+                   "scripts/github_action.py", "samples/policy.json", "Makefile",
+                   "examples/arh-refund-rules/pyproject.toml"):  # fmt: skip
         assert needed in members, needed
 
 

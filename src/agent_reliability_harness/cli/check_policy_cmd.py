@@ -32,11 +32,14 @@ def add_parser(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace, io: Streams) -> int:
+    from ..rules.plugins import check_plugins  # noqa: PLC0415 - keeps `--help` light
+
     failed = False
     for path in args.policies:
         name = display_path(path)
         try:
             loaded = load_policy(path)
+            check_plugins(loaded)
         except PolicyError as exc:
             io.error(str(exc))
             failed = True

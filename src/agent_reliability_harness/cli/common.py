@@ -290,11 +290,14 @@ def load_run_policies(
 ) -> tuple[list[Policy], tuple[Section, ...]]:
     """The policies of `--policy` (files and directories, in order) and the run section of
     their warnings, each warning printed once on stderr (`warning: <file>: policy ...`).
-    PolicyError when one cannot be used (with `strict`, when it has a warning)."""
+    PolicyError when one cannot be used (with `strict`, when it has a warning; when a
+    plugin it names cannot be imported)."""
     from ..models.policy import load_policies  # noqa: PLC0415 - keeps `--help` light
     from ..models.policy_warnings import policy_warnings, warning_text, warnings_section  # noqa: PLC0415
+    from ..rules.plugins import check_policies  # noqa: PLC0415
 
     loaded: list[LoadedPolicy] = load_policies(paths, strict)
+    check_policies(loaded)
     section = warnings_section(loaded)
     sections = () if section is None else (section,)
     for entry in policy_warnings(sections):

@@ -1,4 +1,5 @@
-"""`arh rules`: the rule table (or, with --markdown, the generated rule reference)."""
+"""`arh rules`: the rule table (with --markdown, the generated rule reference; with
+--plugins, the rules of every installed plugin)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ import argparse
 from typing import Any
 
 from ..rules import all_rules
-from ..rules.docs import rules_markdown
-from .common import EXIT_OK, Streams
+from ..rules.docs import plugins_table, rule_row, rules_markdown
+from .common import EXIT_INPUT, EXIT_OK, Streams
 
 
 def add_parser(subparsers: Any) -> None:
@@ -19,14 +20,25 @@ def add_parser(subparsers: Any) -> None:
         action="store_true",
         help="print the rule reference (docs/rules.md) instead of the table",
     )
+    parser.add_argument(
+        "--plugins",
+        action="store_true",
+        help="list the rules of every installed plugin (entry point group arh.rules; "
+        "imports them) instead of the built-in rules",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, io: Streams) -> int:
+    if args.plugins:
+        table, problems = plugins_table()
+        io.out.write(table)
+        for problem in problems:
+            io.error(problem)
+        return EXIT_INPUT if problems else EXIT_OK
     if args.markdown:
         io.out.write(rules_markdown())
         return EXIT_OK
     for rule in all_rules():
-        severity = "error/warning" if rule.severity_for else rule.severity.value
-        io.out.write(f"{rule.rule_id}  {rule.category.value:<10}  {severity:<13}  {rule.title}\n")
+        io.out.write(rule_row(rule))
     return EXIT_OK

@@ -255,6 +255,9 @@ class RunReport(msgspec.Struct, frozen=True):
     input_errors: tuple[InputFailure, ...] = ()
     summary: Summary = msgspec.field(default_factory=Summary)
     sections: tuple[Section, ...] = ()
+    # The plugins the run's policies name (policy v1.2 section 5): their rules are in
+    # the SARIF rule catalogue. Not part of the JSON report.
+    plugins: tuple[str, ...] = ()
 
     @classmethod
     def build(

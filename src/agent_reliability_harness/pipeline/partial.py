@@ -87,6 +87,8 @@ class RunResult:
     input_errors: int
     sections: tuple[Section, ...] = ()
     written: bool = True
+    # The plugins the run's policies name (their rules join the SARIF rule catalogue).
+    plugins: tuple[str, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -120,6 +122,7 @@ def merge(
     sinks: Sequence[Sink] = (),
     policy_id: str = "",
     sections: Sequence[Section] = (),
+    plugins: tuple[str, ...] = (),
 ) -> RunResult:
     """THE merge: partials in input order -> the run's summary and sections, each partial
     handed to every sink as it comes; then each sink finishes. Reports are byte-identical
@@ -145,6 +148,7 @@ def merge(
         summary.build(),
         failures,
         (*sections, *(section for section in built if section is not None)),
+        plugins=plugins,
     )
     written = True
     for sink in sinks:

@@ -16,6 +16,7 @@ from ..models.policy import Policy
 from ..models.report import POLICY_SEPARATOR, Section
 from ..models.task_ids import TaskIds
 from ..reading import max_input_bytes
+from ..rules.plugins import policy_plugins
 from ..scoring import DEFAULT_FAIL_UNDER
 from . import executors
 from .documents import claims_for
@@ -104,4 +105,4 @@ def run(
     plan = make_plan(policies, options, sinks)
     units = input_units(paths, options, stdin, executor.ranges)
     partials = executor.map(plan, chunked(units))
-    return merge(partials, sinks, run_policy_id(policies), sections)
+    return merge(partials, sinks, run_policy_id(policies), sections, policy_plugins(policies))

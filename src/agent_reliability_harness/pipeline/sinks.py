@@ -201,6 +201,7 @@ class ReportSink:
             tuple(self.failures),
             result.summary,
             result.sections,
+            result.plugins,
         )
         return True
 

@@ -4,6 +4,7 @@ in _escape.py."""
 
 from __future__ import annotations
 
+from ..rules import PLUGIN_RULES
 from ..rules.docs import anchor
 
 # Where the rule reference (docs/rules.md) is published. Change it when the project's
@@ -12,6 +13,10 @@ PROJECT_URL = "https://github.com/agent-reliability-harness/arh"
 RULES_DOC_URL = f"{PROJECT_URL}/blob/main/docs/rules.md"
 
 
-def rule_url(rule_id: str) -> str:
-    """The rule's section in the published rule reference."""
-    return f"{RULES_DOC_URL}#{anchor(rule_id)}"
+def rule_url(rule_id: str) -> str | None:
+    """The rule's section in the published rule reference; for a plugin's rule, the
+    page it declares (`help_uri`), or None."""
+    if rule_id.startswith("ARH-"):
+        return f"{RULES_DOC_URL}#{anchor(rule_id)}"
+    found = PLUGIN_RULES.get(rule_id)
+    return None if found is None else found.help_uri

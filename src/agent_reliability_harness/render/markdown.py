@@ -98,7 +98,11 @@ def _where(report: TraceReport) -> str:
 
 def _finding_row(finding: Finding) -> str:
     # A reference link: the URL is written once, at the end, for every rule shown.
-    rule_cell = f"[{finding.rule_id}]" if finding.rule_id else "-"
+    rule_cell = (
+        (f"[{finding.rule_id}]" if rule_url(finding.rule_id) else finding.rule_id)
+        if finding.rule_id
+        else "-"
+    )
     step = (
         md_code(finding.step_id, 120, in_table=True) if finding.step_id is not None else "(trace)"
     )
@@ -186,7 +190,8 @@ def _size(text: str) -> int:
 def _link_definitions(rule_ids: set[str]) -> str:
     if not rule_ids:
         return ""
-    return "\n" + "".join(f"[{r}]: {rule_url(r)}\n" for r in sorted(rule_ids))
+    urls = [(r, rule_url(r)) for r in sorted(rule_ids)]
+    return "\n" + "".join(f"[{r}]: {url}\n" for r, url in urls if url)
 
 
 def _rules_in(block: _Block, report_rules: set[str]) -> set[str]:

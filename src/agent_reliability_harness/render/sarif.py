@@ -45,7 +45,8 @@ def _rule_name(title: str) -> str:
 def _descriptor(rule: Rule) -> dict[str, Any]:
     severity = rule.severity_note or rule.severity.value
     remediation = _sentence(rule.remediation)
-    return {
+    url = rule_url(rule.rule_id)
+    descriptor: dict[str, Any] = {
         "id": rule.rule_id,
         "name": _rule_name(rule.title),
         "shortDescription": {"text": _sentence(rule.title)},
@@ -54,9 +55,9 @@ def _descriptor(rule: Rule) -> dict[str, Any]:
         },
         "help": {
             "text": remediation,
-            "markdown": f"{remediation}\n\n[Rule reference]({rule_url(rule.rule_id)})",
+            "markdown": f"{remediation}\n\n[Rule reference]({url})" if url else remediation,
         },
-        "helpUri": rule_url(rule.rule_id),
+        "helpUri": url,
         "defaultConfiguration": {"level": _LEVEL[rule.severity]},
         "properties": {
             "category": rule.category.value,
@@ -65,6 +66,9 @@ def _descriptor(rule: Rule) -> dict[str, Any]:
             "problem.severity": _PROBLEM[rule.severity],
         },
     }
+    if url is None:
+        del descriptor["helpUri"]
+    return descriptor
 
 
 def fingerprint(trace_id: str, finding: Finding, occurrence: int = 0) -> str:
@@ -262,7 +266,7 @@ def _notifications(report: RunReport, omitted: int) -> list[dict[str, Any]]:
 
 def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
     """The SARIF log as a JSON-ready dict."""
-    rules = all_rules()
+    rules = all_rules(report.plugins)
     rule_index = {rule.rule_id: position for position, rule in enumerate(rules)}
     logical = _LogicalLocations()
     selected, omitted = _selected(report)

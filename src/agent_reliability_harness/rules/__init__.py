@@ -1,8 +1,11 @@
-"""The rule registry: every rule, imported in the fixed order of the contract's categories."""
+"""The rule registry: every built-in rule, imported in the fixed order of the contract's
+categories; plugins' rules join a run whose policy names them (rules/plugins.py)."""
 
 from __future__ import annotations
 
-from ..models.common import Category
+from collections.abc import Iterable
+
+from ..models.common import Category, Severity
 from . import (  # noqa: F401  (each module declares its rules)
     budget,
     completion,
@@ -17,6 +20,7 @@ from . import (  # noqa: F401  (each module declares its rules)
 )
 from .base import (
     MAX_FINDINGS,
+    PLUGIN_RULES,
     REGISTRY,
     RETIRED_IDS,
     Counts,
@@ -25,32 +29,44 @@ from .base import (
     RuleContext,
     RuleResult,
     RuleState,
+    rule,
 )
 from .facts import TraceFacts
+from .plugins import enabled_rules
 
 
-def all_rules() -> tuple[Rule, ...]:
-    """Every rule, in the contract's category order, then by ID."""
+def all_rules(plugins: Iterable[str] = ()) -> tuple[Rule, ...]:
+    """Every built-in rule and those of the named plugins (imported the first time;
+    PolicyError when one cannot be used), in the contract's category order, then by ID."""
     order = {category: position for position, category in enumerate(Category)}
-    return tuple(sorted(REGISTRY.values(), key=lambda r: (order[r.category], r.rule_id)))
+    rules = [*REGISTRY.values(), *enabled_rules(plugins)]
+    return tuple(sorted(rules, key=lambda r: (order[r.category], r.rule_id)))
 
 
 def get_rule(rule_id: str) -> Rule:
-    """The rule with this ID; KeyError if there is none."""
-    return REGISTRY[rule_id]
+    """The rule with this ID (built-in, or of a plugin imported so far); KeyError if
+    there is none."""
+    found = REGISTRY.get(rule_id) or PLUGIN_RULES.get(rule_id)
+    if found is None:
+        raise KeyError(rule_id)
+    return found
 
 
 __all__ = [
     "MAX_FINDINGS",
+    "PLUGIN_RULES",
     "REGISTRY",
     "RETIRED_IDS",
+    "Category",
     "Counts",
     "Hit",
     "Rule",
     "RuleContext",
     "RuleResult",
     "RuleState",
+    "Severity",
     "TraceFacts",
     "all_rules",
     "get_rule",
+    "rule",
 ]

@@ -29,6 +29,12 @@ from ..models.trace import Trace
 from .facts import TraceFacts
 
 _ID_PATTERN = re.compile(r"ARH-(SCH|BUD|SAF|GRD|SEQ|FLW|CMP)-\d{3}")
+# A plugin's rule ID (docs/plugins.md): its own prefix, never ARH-.
+_PLUGIN_ID_PATTERN = re.compile(r"[A-Z][A-Z0-9]*-([A-Z]{3})-[0-9]{3}")
+_BUILT_IN = "ARH-"
+_HELP_URI = re.compile(r"https://[!-~]+")
+# The package that declares the built-in rules; every other module declares plugin rules.
+_OWN_MODULES = __name__.rsplit(".", 1)[0] + "."
 _PREFIX = {
     "SCH": Category.SCHEMA,
     "BUD": Category.BUDGET,
@@ -143,12 +149,27 @@ class Rule(msgspec.Struct, frozen=True):
     state: type[RuleState] | None = None
     # Per-policy data the state is made with (class rules only).
     compile: Callable[[Policy], Any] | None = None
+    # The module that declared the rule (a plugin's rules are those of its module).
+    module: str = ""
+    # A plugin rule's documentation page (a built-in rule's is docs/rules.md).
+    help_uri: str | None = None
+
+    @property
+    def built_in(self) -> bool:
+        return self.rule_id.startswith(_BUILT_IN)
 
     def effective_severity(self, policy: Policy) -> Severity:
         return self.severity if self.severity_for is None else self.severity_for(policy)
 
 
 REGISTRY: dict[str, Rule] = {}
+# The rules of the plugins imported so far (IDs not starting with ARH-); a run uses
+# only those of the plugins its policy names (rules/plugins.py).
+PLUGIN_RULES: dict[str, Rule] = {}
+
+
+class RuleIdError(ValueError):
+    """A rule ID that is malformed, in the wrong category, or already used."""
 
 
 def _always(_: Policy) -> bool:
@@ -157,13 +178,22 @@ def _always(_: Policy) -> bool:
 
 def _check_id(rule_id: str, category: Category) -> None:
     """Refuse malformed, mis-categorised, duplicate or retired IDs."""
-    match = _ID_PATTERN.fullmatch(rule_id)
+    built_in = rule_id.startswith(_BUILT_IN)
+    match = (_ID_PATTERN if built_in else _PLUGIN_ID_PATTERN).fullmatch(rule_id)
     if match is None:
-        raise ValueError(f"malformed rule ID {rule_id!r}")
-    if _PREFIX[match.group(1)] is not category:
-        raise ValueError(f"rule {rule_id} declared in category {category.value}")
+        shape = "" if built_in else " (a plugin rule ID looks like ACME-SAF-001)"
+        raise RuleIdError(f"malformed rule ID {rule_id!r}{shape}")
+    prefix = _PREFIX.get(match.group(1))
+    if prefix is None:
+        codes = ", ".join(_PREFIX)
+        raise RuleIdError(f"rule ID {rule_id}: {match.group(1)} is not a category ({codes})")
+    if prefix is not category:
+        raise RuleIdError(f"rule {rule_id} declared in category {category.value}")
     if rule_id in REGISTRY or rule_id in RETIRED_IDS:
-        raise ValueError(f"rule ID {rule_id} is already used or retired")
+        raise RuleIdError(f"rule ID {rule_id} is already used or retired")
+    taken = PLUGIN_RULES.get(rule_id)
+    if taken is not None:
+        raise RuleIdError(f"rule ID {rule_id} is already declared by {taken.module}")
 
 
 _D = TypeVar("_D")
@@ -181,10 +211,14 @@ def rule(
     compile: Callable[[Policy], Any] | None = None,
     severity_for: Callable[[Policy], Severity] | None = None,
     severity_note: str | None = None,
+    help_uri: str | None = None,
 ) -> Callable[[_D], _D]:
     """Declare a rule: decorate a `check(ctx)` function or a RuleState subclass (see the
-    module docstring); what is decorated is registered and given back unchanged."""
+    module docstring); what is decorated is registered and given back unchanged. A
+    plugin's rule (docs/plugins.md) is declared the same way, with its own ID prefix."""
     _check_id(rule_id, category)
+    if help_uri is not None and _HELP_URI.fullmatch(help_uri) is None:
+        raise ValueError(f"rule {rule_id}: help_uri must be an https:// URL (got {help_uri!r})")
 
     def register(declared: _D) -> _D:
         _check_id(rule_id, category)  # still free: nothing took it in between
@@ -196,7 +230,9 @@ def rule(
             kind = {"check": declared}
         else:
             raise TypeError(f"rule {rule_id}: declare a check function or a RuleState class")
-        REGISTRY[rule_id] = Rule(
+        module = _declaring_module(rule_id, declared)
+        built_in = rule_id.startswith(_BUILT_IN)
+        (REGISTRY if built_in else PLUGIN_RULES)[rule_id] = Rule(
             rule_id,
             category,
             severity,
@@ -206,11 +242,23 @@ def rule(
             counts,
             severity_for=severity_for,
             severity_note=severity_note,
+            module=module,
+            help_uri=help_uri,
             **kind,
         )
         return declared
 
     return register
+
+
+def _declaring_module(rule_id: str, declared: Any) -> str:
+    """The module that declares a rule: ARH's own for an ARH- ID, any other for a plugin's."""
+    module = str(getattr(declared, "__module__", ""))
+    if rule_id.startswith(_BUILT_IN) != module.startswith(_OWN_MODULES):
+        if rule_id.startswith(_BUILT_IN):
+            raise RuleIdError(f"rule ID {rule_id}: IDs starting with {_BUILT_IN} are ARH's own")
+        raise RuleIdError(f"rule ID {rule_id}: a built-in rule's ID starts with {_BUILT_IN}")
+    return module
 
 
 def brief(value: Any, limit: int = 200) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..models.common import Category
 from . import all_rules
 from .base import Rule
+from .plugins import ENTRY_POINT_GROUP, installed_listing
 
 
 def anchor(rule_id: str) -> str:
@@ -14,6 +15,25 @@ def anchor(rule_id: str) -> str:
 
 def severity_text(rule: Rule) -> str:
     return rule.severity_note or rule.severity.value
+
+
+def rule_row(rule: Rule) -> str:
+    """One line of the `arh rules` table."""
+    severity = "error/warning" if rule.severity_for else rule.severity.value
+    return f"{rule.rule_id}  {rule.category.value:<10}  {severity:<13}  {rule.title}\n"
+
+
+def plugins_table() -> tuple[str, list[str]]:
+    """`arh rules --plugins`: each installed plugin (imported now), then its rules as in
+    the rule table; and why each plugin that cannot be used cannot."""
+    listed, problems = installed_listing()
+    out = []
+    for name, value, rules in listed:
+        out.append(f"plugin {name} ({value}):\n")
+        out.extend(f"  {rule_row(rule)}" for rule in rules)
+    if not listed and not problems:
+        out.append(f"no plugin is installed (entry point group {ENTRY_POINT_GROUP})\n")
+    return "".join(out), problems
 
 
 def rules_markdown() -> str:

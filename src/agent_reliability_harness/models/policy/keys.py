@@ -69,7 +69,9 @@ EXPECTED_CALL = Obj(dict.fromkeys(("tool", "arguments", "arguments_match", "opti
 
 POLICY = Obj(
     {
-        **dict.fromkeys(("schema_version", "policy_id", "extends", "allow_unlisted_tools")),
+        **dict.fromkeys(
+            ("schema_version", "policy_id", "extends", "allow_unlisted_tools", "plugins")
+        ),
         "applies_to": Obj(dict.fromkeys(("trace_id", "agent_name", "workflow", "task_id"))),
         "allowed_tools": Names(TOOL),
         "budgets": Obj(

@@ -319,6 +319,9 @@ class Policy(msgspec.Struct, frozen=True):
     unsafe_scoped: ScopedPatterns | None = None
     trajectory: Trajectory | None = None
     dataflow: Dataflow = msgspec.field(default_factory=Dataflow)
+    # v1.2 section 5: the entry point names (group `arh.rules`) of the plugins whose
+    # rules this policy runs, each once, in order (rules/plugins.py imports them).
+    plugins: tuple[str, ...] = ()
 
     @property
     def side_effect_tools(self) -> frozenset[str]:

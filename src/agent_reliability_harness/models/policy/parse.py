@@ -70,7 +70,18 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         unsafe_scoped=scoped,
         trajectory=parse_trajectory(data, notes),
         dataflow=parse_dataflow(data),
+        plugins=_parse_plugins(data),
     )
+
+
+def _parse_plugins(data: dict[str, Any]) -> tuple[str, ...]:
+    names = strings(data, "plugins", "plugins", "plugin names")
+    for index, name in enumerate(names):
+        if not name.strip():
+            raise err(
+                f"plugins[{index}]", f"must be a plugin's entry point name (got {show(name)})"
+            )
+    return dedupe(names)
 
 
 def _parse_tool(name: str, raw: Any, notes: Notes) -> ToolSchema:

@@ -19,7 +19,7 @@ from typing import IO, Any, TextIO
 
 from ...compare.model import Gate, RunSide, TraceComparison
 from ...models.report import InputFailure, Summary, TraceReport
-from ...rules import all_rules
+from ...rules import PLUGIN_RULES, all_rules
 from .._policies import policies_label, policy_ids, several
 from .._text import rule_url
 from ..base import RenderOptions
@@ -130,7 +130,7 @@ class _Document:
         yield from self.blocks.chunks()
         rules = {
             rule.rule_id: {"title": rule.title, "url": rule_url(rule.rule_id)}
-            for rule in all_rules()
+            for rule in (*all_rules(), *PLUGIN_RULES.values())
             if rule.rule_id in self.rules
         }
         index = {
