@@ -217,8 +217,32 @@ def run_tables(sections: Iterable[Section]) -> tuple[HtmlTable, ...]:
 
 
 def compare_tables(comparison: Comparison) -> tuple[HtmlTable, ...]:
-    """The tables of a comparison of repeated runs (none without them)."""
-    if comparison.repeated is None:
-        return ()
-    value = comparison.repeated.to_dict()
-    return task_change_sections(value["task_changes"], value["rule_changes"])
+    """The tables of a comparison: the coverage change (both reports with --coverage) and
+    the repeated runs' changes (none without them)."""
+    tables: list[HtmlTable] = []
+    change = comparison.coverage
+    if change is not None:
+        value = change.to_dict()
+        tables.append(
+            HtmlTable(
+                "Tool coverage",
+                ("measure", "baseline", "candidate"),
+                (
+                    (
+                        "tool coverage %",
+                        value["baseline_tool_coverage"],
+                        value["candidate_tool_coverage"],
+                    ),
+                    (
+                        "argument coverage %",
+                        value["baseline_argument_coverage"],
+                        value["candidate_argument_coverage"],
+                    ),
+                ),
+                note=change.line(),
+            )
+        )
+    if comparison.repeated is not None:
+        value = comparison.repeated.to_dict()
+        tables.extend(task_change_sections(value["task_changes"], value["rule_changes"]))
+    return tuple(tables)
