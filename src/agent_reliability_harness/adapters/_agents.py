@@ -1,0 +1,70 @@
+"""Multi-agent runs (trace v1.2): who took each step and under which step it ran.
+
+Adapters of sources that record agents set `TraceBuilder.agent` / `parent_step_id`
+before they add a step; `owned` writes the fields when the trace is built. `SpanTree`
+answers both for span exports (OpenAI Agents SDK, OpenTelemetry GenAI, OpenInference,
+Langfuse): a step belongs to the nearest agent span at or above its span, and runs under
+the step of the nearest span above that agent span which produced one (a tool call that
+ran the agent); an agent reached by a hand-off runs under the step that handed off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def owned(
+    steps: list[dict[str, Any]], owners: dict[int, tuple[str | None, str | None]], default: str
+) -> list[dict[str, Any]]:
+    """The steps with `agent` and `parent_step_id` after their `type`. Nothing changes for
+    a source that records no agent; otherwise every step names its agent (the trace's
+    agent_name where the source says nothing), and a parent that names no step of the
+    trace is left out."""
+    if not owners:
+        return steps
+    ids = {step["step_id"] for step in steps}
+    result = []
+    for index, step in enumerate(steps):
+        agent, parent = owners.get(index, (None, None))
+        head = {"step_id": step["step_id"], "type": step["type"], "agent": agent or default}
+        if parent is not None and parent in ids and parent != step["step_id"]:
+            head["parent_step_id"] = parent
+        result.append({**head, **step})
+    return result
+
+
+@dataclass
+class SpanTree:
+    """The agents of a span export: span id -> parent span id, agent span id -> name."""
+
+    parents: dict[str, str | None] = field(default_factory=dict)
+    agents: dict[str, str] = field(default_factory=dict)
+    steps: dict[str, str] = field(default_factory=dict)  # span id -> its first step's id
+    links: dict[str, str] = field(default_factory=dict)  # agent span id -> hand-off step id
+
+    def _above(self, span_id: str | None) -> list[str]:
+        """The span and its ancestors, nearest first (a parent missing from the export, or
+        a cycle, ends the climb)."""
+        chain: list[str] = []
+        while span_id is not None and span_id not in chain:
+            chain.append(span_id)
+            span_id = self.parents.get(span_id)
+        return chain
+
+    def owner(self, span_id: str | None, name: str | None = None) -> tuple[str | None, str | None]:
+        """(agent, parent step id) of the steps a span produces; `name`: an agent name the
+        span itself records (it wins over its agent span's)."""
+        chain = self._above(span_id)
+        home = next((s for s in chain if s in self.agents), None)
+        if home is None:
+            return name, None
+        above = chain[chain.index(home) + 1 :]
+        parent = next((self.steps[s] for s in above if s in self.steps), None)
+        return name or self.agents[home], parent or self.links.get(home)
+
+    def produced(self, span_id: str | None, before: int, steps: list[dict[str, Any]]) -> None:
+        """The span produced the steps from index `before` on: the first is the step its
+        descendants' agents run under."""
+        if span_id is not None and len(steps) > before and span_id not in self.steps:
+            self.steps[span_id] = steps[before]["step_id"]

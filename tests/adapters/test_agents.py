@@ -1,0 +1,76 @@
+"""Multi-agent runs (trace v1.2): adapters fill `agent` and `parent_step_id` from what the
+source records, on fixtures built with the vendors' SDKs (sdk_agents.py); a source without
+agents gains neither field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent_reliability_harness.adapters import to_canonical
+from agent_reliability_harness.models.trace import parse_trace
+
+HERE = Path(__file__).resolve().parent
+
+
+def steps_of(relative: str, fmt: str) -> list[tuple[Any, ...]]:
+    """(step id, tool name or text, agent, parent step id) of the fixture's steps, after
+    checking that the trace parses and every parent names a step of the trace."""
+    path = HERE / "fixtures" / relative
+    if path.suffix == ".jsonl":
+        lines = path.read_text(encoding="utf-8").splitlines()
+        value: Any = [json.loads(line) for line in lines if line.strip()]
+    else:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    [trace] = to_canonical(value, fmt, path.stem)
+    parse_trace(trace)
+    ids = {s["step_id"] for s in trace["steps"]}
+    assert all(s.get("parent_step_id", s["step_id"]) in ids for s in trace["steps"])
+    return [
+        (s["step_id"], s.get("tool_name") or s.get("text"), s.get("agent"), s.get("parent_step_id"))
+        for s in trace["steps"]
+    ]
+
+
+def test_openai_agents_handoff_and_agent_as_tool() -> None:
+    steps = steps_of("openai-agents/multi-agent-handoff-as-tool.json", "openai-agents")
+    handoff = steps[0][0]  # triage's model turn that chose the hand-off
+    research = next(s[0] for s in steps if s[1] == "research")
+    assert [(s[2], s[3]) for s in steps] == [
+        ("triage", None),
+        ("billing", handoff),
+        ("billing", handoff),  # lookup_order
+        ("billing", handoff),
+        ("billing", handoff),  # research: the research agent run as a tool
+        ("research", research),
+        ("research", research),  # search_kb
+        ("research", research),
+        ("billing", handoff),
+    ]
+
+
+def test_otel_genai_agent_spans_and_tool_parent() -> None:
+    steps = steps_of("otel-genai/multi-agent-tool.json", "otel-genai")
+    assert [s[1:] for s in steps] == [
+        (None, "orchestrator", None),
+        ("research", "orchestrator", None),
+        (None, "researcher", "call_r"),
+        ("search_kb", "researcher", "call_r"),
+        ("Refunds within 30 days.", "researcher", "call_r"),
+        ("You can get a refund within 30 days.", "orchestrator", None),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("relative", "fmt"),
+    [
+        ("openai-agents/handoff-guardrail-response.json", "openai-agents"),
+        ("openai-chat/clean.json", "openai-chat"),
+        ("claude-code/session-clean.jsonl", "claude-code"),
+    ],
+)
+def test_sources_without_agents_gain_no_fields(relative: str, fmt: str) -> None:
+    assert all(s[2:] == (None, None) for s in steps_of(relative, fmt))
