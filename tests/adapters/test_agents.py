@@ -14,6 +14,7 @@ from agent_reliability_harness.adapters import to_canonical
 from agent_reliability_harness.models.trace import parse_trace
 
 HERE = Path(__file__).resolve().parent
+REAL_RUNS = HERE.parents[2] / "shared" / "real-runs"  # ../shared/real-runs of the repo
 
 
 def steps_of(relative: str, fmt: str) -> list[tuple[Any, ...]]:
@@ -62,6 +63,49 @@ def test_otel_genai_agent_spans_and_tool_parent() -> None:
         ("Refunds within 30 days.", "researcher", "call_r"),
         ("You can get a refund within 30 days.", "orchestrator", None),
     ]
+
+
+def test_claude_code_inline_sidechains_run_under_their_task_call() -> None:
+    steps = steps_of("claude-code/session-parallel-subagents.jsonl", "claude-code")
+    assert [s[2:] for s in steps] == [
+        ("claude-code", None),  # Task: Explore
+        ("claude-code", None),  # Task: code-reviewer
+        ("code-reviewer", "toolu_72"),  # its chain starts with its prompt
+        ("code-reviewer", "toolu_72"),
+        ("Explore", "toolu_71"),
+        ("claude-code", None),
+    ]
+
+
+def test_claude_agent_sdk_parent_tool_use_id() -> None:
+    steps = steps_of("claude-code/sdk-subagent-stream.jsonl", "claude-code")
+    assert [s[2:] for s in steps] == [
+        ("claude-code", None),
+        ("Explore", "toolu_81"),
+        ("Explore", "toolu_81"),
+        ("claude-code", None),
+    ]
+
+
+def test_claude_code_subagent_file_has_no_parent_in_its_trace() -> None:
+    """A sub-agent's own file holds no Task call: it is a trace of its own, unlabelled."""
+    steps = steps_of("claude-code/agent-a1b2c3d.jsonl", "claude-code")
+    assert all(s[2:] == (None, None) for s in steps)
+
+
+@pytest.mark.skipif(not REAL_RUNS.is_dir(), reason="../shared/real-runs is absent")
+@pytest.mark.parametrize("month", ["2026-11", "2026-12"])
+def test_real_claude_code_sessions(month: str) -> None:
+    """Real sessions call Task, their sub-agents' turns live in other files: no step is
+    attributed to a sub-agent, and any parent names a Task call of the session."""
+    for path in sorted((REAL_RUNS / month / "claude-code" / "raw").glob("*.jsonl")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        traces = to_canonical([json.loads(x) for x in lines if x.strip()], "claude-code", "r")
+        for trace in traces:
+            calls = {s["step_id"]: s.get("tool_name") for s in trace["steps"]}
+            for step in trace["steps"]:
+                parent = step.get("parent_step_id")
+                assert parent is None or calls.get(parent) in ("Task", "Agent"), path.name
 
 
 @pytest.mark.parametrize(
