@@ -202,3 +202,41 @@ def otel_genai() -> list[tuple[str, Any]]:
     ]
     request = MessageToDict(encode_spans(spans), use_integers_for_enums=True)
     return [("multi-agent-tool", hex_ids(request))]
+
+
+# --- OpenInference -------------------------------------------------------------------
+
+
+def openinference() -> list[tuple[str, Any]]:
+    """A supervisor AGENT span that calls a researcher agent as a TOOL; the researcher's
+    AGENT span names its agent only by its span name."""
+    from openinference.semconv.trace import SpanAttributes as A
+    from scenarios import Call
+    from sdk_openinference import _Builder, _message, to_json
+
+    b = _Builder("multi-agent")
+    ask = Call("call_ask", "ask_researcher", {"question": "refund window?"})
+
+    def llm(content: str | None, calls: tuple[Call, ...] = ()) -> dict[str, Any]:
+        return {
+            A.OPENINFERENCE_SPAN_KIND: "LLM",
+            A.LLM_MODEL_NAME: "gpt-4.1-mini",
+            **_message(f"{A.LLM_OUTPUT_MESSAGES}.0", "assistant", content, calls),
+        }
+
+    supervisor = {A.OPENINFERENCE_SPAN_KIND: "AGENT", A.AGENT_NAME: "supervisor"}
+    b.span("supervisor", 1, None, supervisor, 0, 100)
+    b.span("ChatOpenAI", 2, 1, llm(None, (ask,)), 1, 10)
+    tool = {
+        A.OPENINFERENCE_SPAN_KIND: "TOOL",
+        A.TOOL_NAME: "ask_researcher",
+        "tool_call.id": "call_ask",
+        A.INPUT_VALUE: json.dumps(ask.args),
+        A.INPUT_MIME_TYPE: "application/json",
+        A.OUTPUT_VALUE: "30 days.",
+    }
+    b.span("ask_researcher", 3, 1, tool, 11, 50)
+    b.span("researcher", 4, 3, {A.OPENINFERENCE_SPAN_KIND: "AGENT"}, 12, 49)
+    b.span("ChatOpenAI", 5, 4, llm("Refunds within 30 days."), 13, 20)
+    b.span("ChatOpenAI", 6, 1, llm("You have 30 days."), 51, 60)
+    return [("multi-agent-tool.json", to_json(b.request()))]

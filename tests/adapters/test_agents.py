@@ -65,6 +65,16 @@ def test_otel_genai_agent_spans_and_tool_parent() -> None:
     ]
 
 
+def test_openinference_agent_spans_and_tool_parent() -> None:
+    steps = steps_of("openinference/multi-agent-tool.json", "openinference")
+    assert [s[1:] for s in steps] == [
+        (None, "supervisor", None),
+        ("ask_researcher", "supervisor", None),
+        ("Refunds within 30 days.", "researcher", "call_ask"),  # AGENT span named by its name
+        ("You have 30 days.", "supervisor", None),
+    ]
+
+
 def test_claude_code_inline_sidechains_run_under_their_task_call() -> None:
     steps = steps_of("claude-code/session-parallel-subagents.jsonl", "claude-code")
     assert [s[2:] for s in steps] == [

@@ -157,9 +157,11 @@ def own_id(span: dict[str, Any]) -> str | None:
     return found if isinstance(found, str) else None
 
 
-def agent_tree(timed: list[Decoded], agent: Callable[[dict[str, Any]], str | None]) -> SpanTree:
-    """The span tree of a trace and its agent spans (`agent` names the agent a span runs,
-    from its attributes, or gives None for a span that is not an agent span)."""
+def agent_tree(
+    timed: list[Decoded], agent: Callable[[dict[str, Any], dict[str, Any]], str | None]
+) -> SpanTree:
+    """The span tree of a trace and its agent spans (`agent(span, attributes)` names the
+    agent a span runs, or gives None for a span that is not an agent span)."""
     tree = SpanTree()
     for _, span, attrs, _ in timed:
         own = own_id(span)
@@ -167,7 +169,7 @@ def agent_tree(timed: list[Decoded], agent: Callable[[dict[str, Any]], str | Non
             continue
         parent = parent_id(span)
         tree.parents[own] = parent if isinstance(parent, str) else None
-        name = agent(attrs)
+        name = agent(span, attrs)
         if name is not None:
             tree.agents[own] = name
     return tree

@@ -113,7 +113,7 @@ def _agent_name(attrs: dict[str, Any]) -> str | None:
     return None
 
 
-def _agent_span(attrs: dict[str, Any]) -> str | None:
+def _agent_span(span: dict[str, Any], attrs: dict[str, Any]) -> str | None:
     """The agent an invoke_agent span runs (None for other spans, and for an agent span
     that names no agent)."""
     return _agent_name(attrs) if attrs.get("gen_ai.operation.name") == "invoke_agent" else None
