@@ -51,7 +51,7 @@ EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
     "pydantic-ai": sdk_pydantic_ai.extras,
     "langchain": sdk_langchain.graph_extras,
     "mcp": sdk_mcp.extras,
-    "langfuse": sdk_langfuse.extras,
+    "langfuse": lambda: sdk_langfuse.extras() + sdk_agents.langfuse(),
     "inspect": sdk_inspect.extras,
 }
 # The pinned SDKs each format's fixtures are built with (the staleness test skips without).

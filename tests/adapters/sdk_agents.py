@@ -240,3 +240,32 @@ def openinference() -> list[tuple[str, Any]]:
     b.span("ChatOpenAI", 5, 4, llm("Refunds within 30 days."), 13, 20)
     b.span("ChatOpenAI", 6, 1, llm("You have 30 days."), 51, 60)
     return [("multi-agent-tool.json", to_json(b.request()))]
+
+
+# --- Langfuse ------------------------------------------------------------------------
+
+
+def langfuse() -> list[tuple[str, Any]]:
+    """Observations (the SDK's ObservationV2): a planner AGENT whose TOOL observation runs a
+    writer AGENT; the writer's generation sits in a SPAN (no step) below its agent."""
+    from sdk_langfuse import _observation
+
+    trace_id = "trace-multi-agent"
+
+    def obs(number: int, kind: str, parent: int | None, **fields: Any) -> Any:
+        up = None if parent is None else f"obs-{trace_id}-{parent:02d}"
+        return _observation(
+            trace_id, number, kind, number * 10, number * 10 + 5, parent_observation_id=up, **fields
+        )
+
+    call = {"id": "call_w", "type": "function", "function": {"name": "write", "arguments": "{}"}}
+    found = [
+        obs(1, "AGENT", None, name="planner", input="Draft a refund note."),
+        obs(2, "GENERATION", 1, name="plan", output={"role": "assistant", "tool_calls": [call]}),
+        obs(3, "TOOL", 1, name="write", input={}, output="Dear customer, ...", metadata=None),
+        obs(4, "AGENT", 3, name="writer"),
+        obs(5, "SPAN", 4, name="draft-step"),
+        obs(6, "GENERATION", 5, name="draft", output={"role": "assistant", "content": "Dear"}),
+        obs(7, "GENERATION", 1, name="answer", output={"role": "assistant", "content": "Sent."}),
+    ]
+    return [("multi-agent-tool.json", found)]

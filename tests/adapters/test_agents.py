@@ -75,6 +75,16 @@ def test_openinference_agent_spans_and_tool_parent() -> None:
     ]
 
 
+def test_langfuse_agent_observations_and_tool_parent() -> None:
+    steps = steps_of("langfuse/multi-agent-tool.json", "langfuse")
+    assert [s[1:] for s in steps] == [
+        (None, "planner", None),
+        ("write", "planner", None),
+        ("Dear", "writer", "call_w"),  # below a SPAN of the writer: still the writer's
+        ("Sent.", "planner", None),
+    ]
+
+
 def test_claude_code_inline_sidechains_run_under_their_task_call() -> None:
     steps = steps_of("claude-code/session-parallel-subagents.jsonl", "claude-code")
     assert [s[2:] for s in steps] == [

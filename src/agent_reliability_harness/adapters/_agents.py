@@ -43,6 +43,18 @@ class SpanTree:
     steps: dict[str, str] = field(default_factory=dict)  # span id -> its first step's id
     links: dict[str, str] = field(default_factory=dict)  # agent span id -> hand-off step id
 
+    @classmethod
+    def of(cls, spans: list[tuple[str | None, str | None, str | None]]) -> SpanTree:
+        """The tree of (span id, parent span id, agent name or None) entries; a span
+        without an id is left out."""
+        tree = cls()
+        for own, parent, agent in spans:
+            if own is not None:
+                tree.parents[own] = parent
+                if agent is not None:
+                    tree.agents[own] = agent
+        return tree
+
     def _above(self, span_id: str | None) -> list[str]:
         """The span and its ancestors, nearest first (a parent missing from the export, or
         a cycle, ends the climb)."""
