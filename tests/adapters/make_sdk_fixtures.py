@@ -49,7 +49,7 @@ EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
     "openinference": lambda: sdk_openinference.extras() + sdk_agents.openinference(),
     "otel-genai": sdk_openinference.otel_genai_binary,
     "pydantic-ai": sdk_pydantic_ai.extras,
-    "langchain": sdk_langchain.graph_extras,
+    "langchain": lambda: sdk_langchain.graph_extras() + sdk_agents.langgraph(),
     "mcp": sdk_mcp.extras,
     "langfuse": lambda: sdk_langfuse.extras() + sdk_agents.langfuse(),
     "inspect": sdk_inspect.extras,

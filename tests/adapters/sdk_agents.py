@@ -269,3 +269,81 @@ def langfuse() -> list[tuple[str, Any]]:
         obs(7, "GENERATION", 1, name="answer", output={"role": "assistant", "content": "Sent."}),
     ]
     return [("multi-agent-tool.json", found)]
+
+
+# --- LangGraph ------------------------------------------------------------------------
+
+
+def _react(name: str, replies: list[Any], tools: list[Any]) -> Any:
+    """LangGraph's prebuilt ReAct agent under the agent's name (it names its messages), on
+    a scripted chat model."""
+    import warnings
+
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langgraph.prebuilt import create_react_agent
+
+    class Scripted(GenericFakeChatModel):
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+            return self
+
+    with warnings.catch_warnings():  # moved to langchain.agents in LangGraph 1.0
+        warnings.simplefilter("ignore")
+        return create_react_agent(Scripted(messages=iter(replies)), tools, name=name, version="v1")
+
+
+def _calls(call_id: str, name: str, args: dict[str, Any]) -> Any:
+    from langchain_core.messages import AIMessage
+
+    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": call_id}])
+
+
+def langgraph() -> list[tuple[str, Any]]:
+    """A supervisor agent hands off (transfer_to_researcher) to a researcher agent, whose
+    ask_writer tool invokes a writer agent; supervisor and researcher are sub-graphs of
+    one app. Written as the LangSmith run tree and as the final state's messages."""
+    from langchain_core.load import dumpd
+    from langchain_core.messages import AIMessage, HumanMessage
+    from langchain_core.tools import tool
+    from langchain_core.tracers.run_collector import RunCollectorCallbackHandler
+    from langgraph.graph import END, START, MessagesState, StateGraph
+    from sdk_langchain import _run, normalise
+
+    writer = _react("writer", [AIMessage("Refunds: 30 days.")], [])
+
+    @tool
+    def transfer_to_researcher() -> str:
+        """Hand the conversation to the researcher."""
+        return "Transferred to researcher"
+
+    @tool
+    def ask_writer(topic: str) -> str:
+        """Ask the writer agent for a short note."""
+        state = writer.invoke({"messages": [HumanMessage(topic)]})
+        return str(state["messages"][-1].content)
+
+    supervisor = _react(
+        "supervisor",
+        [_calls("call_h", "transfer_to_researcher", {}), AIMessage("Over to research.")],
+        [transfer_to_researcher],
+    )
+    researcher = _react(
+        "researcher",
+        [_calls("call_w", "ask_writer", {"topic": "refund window"}), AIMessage("30 days.")],
+        [ask_writer],
+    )
+    app = StateGraph(MessagesState)
+    app.add_node("supervisor", supervisor)
+    app.add_node("researcher", researcher)
+    app.add_edge(START, "supervisor")
+    app.add_edge("supervisor", "researcher")
+    app.add_edge("researcher", END)
+    collector = RunCollectorCallbackHandler()
+    state = app.compile(name="support").invoke(
+        {"messages": [HumanMessage("How long do I have for a refund?")]},
+        {"callbacks": [collector]},
+    )
+    tree = _run(collector.traced_runs[0]).model_dump(mode="json")
+    return [
+        ("langgraph-multi-agent.json", normalise(tree)),
+        ("langgraph-multi-agent-state.json", normalise(dumpd(state))),
+    ]

@@ -85,6 +85,29 @@ def test_langfuse_agent_observations_and_tool_parent() -> None:
     ]
 
 
+def test_langgraph_run_tree_subgraphs_handoff_and_agent_in_a_tool() -> None:
+    steps = steps_of("langchain/langgraph-multi-agent.json", "langchain")
+    assert [s[1:] for s in steps] == [
+        (None, "supervisor", None),
+        ("transfer_to_researcher", "supervisor", None),
+        ("Over to research.", "supervisor", None),
+        (None, "researcher", "call_h"),  # the hand-off tool call
+        ("ask_writer", "researcher", "call_h"),
+        ("Refunds: 30 days.", "writer", "call_w"),  # a graph the tool invoked
+        ("30 days.", "researcher", "call_h"),
+    ]
+
+
+def test_langgraph_state_messages_named_by_their_agents() -> None:
+    steps = steps_of("langchain/langgraph-multi-agent-state.json", "langchain")
+    assert [s[1:] for s in steps] == [
+        ("transfer_to_researcher", "supervisor", None),
+        ("Over to research.", "supervisor", None),
+        ("ask_writer", "researcher", "call_h"),
+        ("30 days.", "researcher", "call_h"),
+    ]
+
+
 def test_claude_code_inline_sidechains_run_under_their_task_call() -> None:
     steps = steps_of("claude-code/session-parallel-subagents.jsonl", "claude-code")
     assert [s[2:] for s in steps] == [
@@ -134,6 +157,8 @@ def test_real_claude_code_sessions(month: str) -> None:
         ("openai-agents/handoff-guardrail-response.json", "openai-agents"),
         ("openai-chat/clean.json", "openai-chat"),
         ("claude-code/session-clean.jsonl", "claude-code"),
+        ("langchain/langsmith-run-tree-retry.json", "langchain"),  # one graph: no sub-agents
+        ("langchain/langgraph-state-retry.json", "langchain"),
     ],
 )
 def test_sources_without_agents_gain_no_fields(relative: str, fmt: str) -> None:

@@ -34,6 +34,14 @@ def owned(
     return result
 
 
+def handoff(steps: list[dict[str, Any]], agent: str) -> str | None:
+    """The latest hand-off to `agent`: a `transfer_to_<agent>` tool call, as LangGraph's
+    handoff tools (langgraph-supervisor, langgraph-swarm) name them (the agent's name in
+    lower case, spaces as underscores)."""
+    name = "transfer_to_" + agent.strip().lower().replace(" ", "_")
+    return next((s["step_id"] for s in reversed(steps) if s.get("tool_name") == name), None)
+
+
 @dataclass
 class SpanTree:
     """The agents of a span export: span id -> parent span id, agent span id -> name."""
@@ -64,11 +72,15 @@ class SpanTree:
             span_id = self.parents.get(span_id)
         return chain
 
+    def home(self, span_id: str | None) -> str | None:
+        """The agent span at or nearest above the span."""
+        return next((s for s in self._above(span_id) if s in self.agents), None)
+
     def owner(self, span_id: str | None, name: str | None = None) -> tuple[str | None, str | None]:
         """(agent, parent step id) of the steps a span produces; `name`: an agent name the
         span itself records (it wins over its agent span's)."""
         chain = self._above(span_id)
-        home = next((s for s in chain if s in self.agents), None)
+        home = self.home(span_id)
         if home is None:
             return name, None
         above = chain[chain.index(home) + 1 :]
