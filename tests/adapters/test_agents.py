@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from agent_reliability_harness.adapters import to_canonical
+from agent_reliability_harness.adapters._agents import SpanTree, owned
 from agent_reliability_harness.models.trace import parse_trace
 
 HERE = Path(__file__).resolve().parent
@@ -163,3 +164,24 @@ def test_real_claude_code_sessions(month: str) -> None:
 )
 def test_sources_without_agents_gain_no_fields(relative: str, fmt: str) -> None:
     assert all(s[2:] == (None, None) for s in steps_of(relative, fmt))
+
+
+def test_span_tree_survives_cycles_and_missing_parents() -> None:
+    tree = SpanTree.of(
+        [("a", "b", "alpha"), ("b", "a", None), ("c", "gone", None), ("d", "a", None)]
+    )
+    assert tree.owner("d") == ("alpha", None)
+    assert tree.owner("c") == (None, None)
+    assert tree.owner("c", "named") == ("named", None)
+    tree.steps["b"] = "step-1"  # a span above the agent span produced a step
+    assert tree.owner("d") == ("alpha", "step-1")
+
+
+def test_owned_drops_a_parent_that_names_no_step() -> None:
+    steps = [{"step_id": "s1", "type": "model_response"}, {"step_id": "s2", "type": "tool_call"}]
+    owners = {0: ("a", "s1"), 1: ("b", "elsewhere")}
+    assert owned(steps, owners, "main") == [
+        {"step_id": "s1", "type": "model_response", "agent": "a"},  # not its own parent
+        {"step_id": "s2", "type": "tool_call", "agent": "b"},
+    ]
+    assert owned(steps, {}, "main") is steps

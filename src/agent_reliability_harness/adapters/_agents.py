@@ -10,6 +10,7 @@ ran the agent); an agent reached by a hand-off runs under the step that handed o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,7 @@ class SpanTree:
     agents: dict[str, str] = field(default_factory=dict)
     steps: dict[str, str] = field(default_factory=dict)  # span id -> its first step's id
     links: dict[str, str] = field(default_factory=dict)  # agent span id -> hand-off step id
+    _homes: dict[str | None, str | None] = field(default_factory=dict)
 
     @classmethod
     def of(cls, spans: list[tuple[str | None, str | None, str | None]]) -> SpanTree:
@@ -63,29 +65,32 @@ class SpanTree:
                     tree.agents[own] = agent
         return tree
 
-    def _above(self, span_id: str | None) -> list[str]:
-        """The span and its ancestors, nearest first (a parent missing from the export, or
-        a cycle, ends the climb)."""
-        chain: list[str] = []
-        while span_id is not None and span_id not in chain:
-            chain.append(span_id)
+    def _climb(self, span_id: str | None, stop: Callable[[str], bool]) -> str | None:
+        """The first of the span and its ancestors, nearest first, where `stop` holds (a
+        parent missing from the export, or a cycle, ends the climb)."""
+        seen: set[str] = set()
+        while span_id is not None and span_id not in seen:
+            if stop(span_id):
+                return span_id
+            seen.add(span_id)
             span_id = self.parents.get(span_id)
-        return chain
+        return None
 
     def home(self, span_id: str | None) -> str | None:
         """The agent span at or nearest above the span."""
-        return next((s for s in self._above(span_id) if s in self.agents), None)
+        if span_id not in self._homes:
+            self._homes[span_id] = self._climb(span_id, self.agents.__contains__)
+        return self._homes[span_id]
 
     def owner(self, span_id: str | None, name: str | None = None) -> tuple[str | None, str | None]:
         """(agent, parent step id) of the steps a span produces; `name`: an agent name the
         span itself records (it wins over its agent span's)."""
-        chain = self._above(span_id)
         home = self.home(span_id)
         if home is None:
             return name, None
-        above = chain[chain.index(home) + 1 :]
-        parent = next((self.steps[s] for s in above if s in self.steps), None)
-        return name or self.agents[home], parent or self.links.get(home)
+        above = self._climb(self.parents.get(home), self.steps.__contains__)
+        parent = self.steps[above] if above is not None else self.links.get(home)
+        return name or self.agents[home], parent
 
     def produced(self, span_id: str | None, before: int, steps: list[dict[str, Any]]) -> None:
         """The span produced the steps from index `before` on: the first is the step its
