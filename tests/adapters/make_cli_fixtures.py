@@ -19,6 +19,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 import cli_claude  # noqa: E402
+import cli_claude_agents  # noqa: E402
 import cli_codex  # noqa: E402
 import cli_gemini  # noqa: E402
 import cli_runs  # noqa: E402
@@ -34,6 +35,7 @@ SOURCES: dict[str, Any] = {
     **cli_swe.FIXTURES,
     **cli_swe_mini.FIXTURES,
     **cli_claude.FIXTURES,
+    **cli_claude_agents.FIXTURES,
     **cli_codex.FIXTURES,
     **cli_gemini.FIXTURES,
 }

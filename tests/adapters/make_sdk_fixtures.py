@@ -22,6 +22,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 import make_fixtures  # noqa: E402
+import sdk_agents  # noqa: E402
 import sdk_inspect  # noqa: E402
 import sdk_langchain  # noqa: E402
 import sdk_langfuse  # noqa: E402
@@ -45,12 +46,12 @@ SCENARIO_RENDERERS: dict[str, Callable[[Scenario], Any]] = {
     "langfuse": sdk_langfuse.langfuse,
 }
 EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
-    "openinference": sdk_openinference.extras,
+    "openinference": lambda: sdk_openinference.extras() + sdk_agents.openinference(),
     "otel-genai": sdk_openinference.otel_genai_binary,
     "pydantic-ai": sdk_pydantic_ai.extras,
-    "langchain": sdk_langchain.graph_extras,
+    "langchain": lambda: sdk_langchain.graph_extras() + sdk_agents.langgraph(),
     "mcp": sdk_mcp.extras,
-    "langfuse": sdk_langfuse.extras,
+    "langfuse": lambda: sdk_langfuse.extras() + sdk_agents.langfuse(),
     "inspect": sdk_inspect.extras,
 }
 # The pinned SDKs each format's fixtures are built with (the staleness test skips without).

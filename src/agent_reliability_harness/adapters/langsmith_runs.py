@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from ..models.common import is_number
+from ._agents import SpanTree, handoff
 from ._common import TraceBuilder, fail, obj, opt_count, opt_str
 from .langchain_messages import add_input, add_message, message
 
@@ -92,8 +93,11 @@ def _trace(key: str, runs: list[Located], hint: str, repeats: list[Located]) -> 
     ordered = sorted(enumerate(runs), key=lambda p: (str(p[1][1].get("start_time") or ""), p[0]))
     failing = _failing_ancestors(runs)
     executed = _executed(runs)
+    tree = _graphs(runs, {_id(run.get("id")) for _, run in roots})
     for _, (at, run) in ordered:
         kind = run.get("run_type")
+        own = _id(run.get("id"))
+        before = _owner(b, tree, own)
         if kind in ("llm", "chat_model"):
             _llm(b, run, at, executed)
         elif kind in ("tool", "retriever"):
@@ -108,7 +112,49 @@ def _trace(key: str, runs: list[Located], hint: str, repeats: list[Located]) -> 
             b.skip(at, _SKIPPED[kind])
         else:
             b.note(at, f"{kind} run is not a step", {"name": run.get("name"), "run_type": kind})
+        tree.produced(own, before, b.steps)
     return b.build()
+
+
+def _depth(run: dict[str, Any]) -> int:
+    """How deep in nested graphs LangGraph ran the run (`langgraph_checkpoint_ns`)."""
+    extra = run.get("extra")
+    meta = extra.get("metadata") if isinstance(extra, dict) else None
+    space = meta.get("langgraph_checkpoint_ns") if isinstance(meta, dict) else None
+    return len(space.split("|")) if isinstance(space, str) and space else 0
+
+
+def _graphs(runs: list[Located], roots: set[str | None]) -> SpanTree:
+    """The agents of a LangGraph run tree: a run whose children run one graph level deeper
+    is a graph's run (a sub-graph node, or a graph a tool invoked), named by the graph
+    (its node's name when the graph kept LangGraph's default name). The root's graph is
+    the trace's agent, not one of several."""
+    by_id = {_id(run.get("id")): run for _, run in runs}
+    graphs: dict[str | None, str] = {}
+    for _, run in runs:
+        up = by_id.get(_id(run.get("parent_run_id")))
+        own = _id(up.get("id")) if up is not None else None
+        if up is None or own in roots or _depth(run) <= _depth(up):
+            continue
+        name, extra = up.get("name"), up.get("extra")
+        meta = extra.get("metadata") if isinstance(extra, dict) else None
+        node = meta.get("langgraph_node") if isinstance(meta, dict) else None
+        if name == "LangGraph" or not isinstance(name, str):
+            name = node if isinstance(node, str) else name
+        graphs[own] = name if isinstance(name, str) and name else "agent"
+    return SpanTree.of([(i, _id(r.get("parent_run_id")), graphs.get(i)) for i, r in by_id.items()])
+
+
+def _owner(b: TraceBuilder, tree: SpanTree, own: str | None) -> int:
+    """Set the agent and parent of the run's steps; an agent graph no tool call ran starts
+    under the latest hand-off to it (_agents.handoff). Returns the step count before."""
+    b.agent, b.parent_step_id = tree.owner(own)
+    home = tree.home(own)
+    if b.agent is not None and b.parent_step_id is None and home is not None:
+        b.parent_step_id = handoff(b.steps, tree.agents[home])
+        if b.parent_step_id is not None:
+            tree.links[home] = b.parent_step_id
+    return len(b.steps)
 
 
 def _id(value: Any) -> str | None:
