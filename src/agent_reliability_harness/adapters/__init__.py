@@ -71,6 +71,7 @@ ENVELOPES: tuple[Adapter, ...] = tuple(
         "gemini-cli",
         "swe-agent",
         "tau-bench",
+        "openhands",
         # Formats whose markers no other format writes: Cohere's tool_plan, document tool
         # content, billed_units (what OpenAI never sends), Inspect's `eval` + `samples`,
         # LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run

@@ -54,6 +54,11 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "tau-bench result files and tau2-bench simulation results (one trace per run)",
     ),
     Declared(
+        "openhands",
+        "openhands",
+        "OpenHands event trajectories and evaluation output.jsonl records",
+    ),
+    Declared(
         "openinference",
         "openinference",
         "Arize Phoenix / OpenInference spans as OTLP/JSON or binary OTLP",
