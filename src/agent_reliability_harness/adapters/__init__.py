@@ -72,6 +72,7 @@ ENVELOPES: tuple[Adapter, ...] = tuple(
         "swe-agent",
         "tau-bench",
         "openhands",
+        "smolagents",
         # Formats whose markers no other format writes: Cohere's tool_plan, document tool
         # content, billed_units (what OpenAI never sends), Inspect's `eval` + `samples`,
         # LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run

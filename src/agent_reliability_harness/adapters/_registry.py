@@ -59,6 +59,11 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "OpenHands event trajectories and evaluation output.jsonl records",
     ),
     Declared(
+        "smolagents",
+        "smolagents",
+        "smolagents runs: memory messages and steps, benchmark output records",
+    ),
+    Declared(
         "openinference",
         "openinference",
         "Arize Phoenix / OpenInference spans as OTLP/JSON or binary OTLP",
