@@ -64,6 +64,11 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "smolagents runs: memory messages and steps, benchmark output records",
     ),
     Declared(
+        "browser-use",
+        "browser_use",
+        "browser-use AgentHistoryList dumps (agent history JSON)",
+    ),
+    Declared(
         "openinference",
         "openinference",
         "Arize Phoenix / OpenInference spans as OTLP/JSON or binary OTLP",

@@ -164,8 +164,7 @@ class _Run:
             return
         name, arguments = parsed
         index = self.b.call(None, name, _arguments(name, arguments), at)
-        self.b.settle(index, body, error=error)
-        self.b.mapped += 1  # the result, in the same item as the call it reports
+        self.b.settle(index, body, error=error)  # the item is the call and its result
 
     def answer(self, output: str, at: str, error: str | None) -> None:
         """All calls of one step are answered by one observation (smolagents joins the
