@@ -74,6 +74,7 @@ ENVELOPES: tuple[Adapter, ...] = tuple(
         "openhands",
         "smolagents",
         "browser-use",
+        "letta",
         # Formats whose markers no other format writes: Cohere's tool_plan, document tool
         # content, billed_units (what OpenAI never sends), Inspect's `eval` + `samples`,
         # LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run

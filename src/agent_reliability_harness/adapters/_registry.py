@@ -69,6 +69,12 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "browser-use AgentHistoryList dumps (agent history JSON)",
     ),
     Declared(
+        "letta",
+        "letta",
+        "Letta agent files (.af): each agent's message history",
+        suffixes=(".af",),
+    ),
+    Declared(
         "openinference",
         "openinference",
         "Arize Phoenix / OpenInference spans as OTLP/JSON or binary OTLP",
