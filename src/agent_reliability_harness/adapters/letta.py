@@ -76,7 +76,9 @@ def _groups(b: TraceBuilder, value: dict[str, Any], agent: dict[str, Any]) -> No
         managing = [
             g
             for g in groups
-            if isinstance(g, dict) and agent.get("id") in (g.get("agent_ids") or [])
+            if isinstance(g, dict)
+            and isinstance(g.get("agent_ids"), list)
+            and agent.get("id") in g["agent_ids"]
         ]
         if mine or managing:
             b.metadata["letta_groups"] = mine + [g for g in managing if g not in mine]
@@ -193,7 +195,7 @@ def _reply_failed(text: str) -> bool | None:
     except InputError:
         return None
     if isinstance(reply, dict) and isinstance(reply.get("status"), str):
-        return reply["status"] == _FAILED
+        return bool(reply["status"] == _FAILED)
     return None
 
 

@@ -132,16 +132,16 @@ class _Events:
         self.b = b
         self.usage_seen = False
         self.completions: set[str] = set()
-        self.calls: dict[Any, str] = {}  # action event id -> the call id its result uses
+        self.calls: dict[Any, int] = {}  # action event id -> its call's step index
         self.delegations: list[tuple[Any, str, str]] = []  # (event id, agent, step id)
 
     def walk(self, events: list[Any], at: str) -> None:
         for index, raw in enumerate(events):
             where = f"{at}[{index}]"
             event = obj(raw, where)
-            if "action" in event:
+            if isinstance(event.get("action"), str):
                 self.action(event, where)
-            elif "observation" in event:
+            elif isinstance(event.get("observation"), str):
                 self.observation(event, where)
             else:
                 self.b.note(where, "event that is neither an action nor an observation", event)
@@ -174,7 +174,7 @@ class _Events:
         if kind == _DELEGATE and len(b.steps) > start:
             agent = args.get("agent")
             name = agent if isinstance(agent, str) else "delegate"
-            self.delegations.append((event.get("id"), name, b.steps[-1]["step_id"]))
+            self.delegations.append((_key(event.get("id")), name, b.steps[-1]["step_id"]))
 
     def tool_action(self, event: dict[str, Any], args: dict[str, Any], at: str) -> None:
         """An action the agent took: its thought (the model's text) and the call."""
@@ -192,7 +192,9 @@ class _Events:
         else:
             call_id, name = None, str(event.get("action"))
             index = b.call(None, name, _args(args), at)
-        self.calls[event.get("id")] = call_id or b.steps[index]["step_id"]
+        key = _key(event.get("id"))
+        if key is not None:
+            self.calls[key] = index
         b.measure(index, action=event.get("action"))
         self.usage(event, at, start)
 
@@ -226,7 +228,7 @@ class _Events:
     def observation(self, event: dict[str, Any], at: str) -> None:
         b, kind = self.b, event.get("observation")
         start = len(b.steps)
-        cause = event.get("cause")
+        cause = _key(event.get("cause"))
         if self.delegations and kind == _DELEGATE and cause == self.delegations[-1][0]:
             self.delegations.pop()
         if kind in _STATE_OBSERVATIONS:
@@ -240,13 +242,23 @@ class _Events:
             b.settle(index, error=_text(b, content, at) or "error observation")
             self.attribute(start)
             return
-        call_id = self.calls.get(cause)
-        if call_id is None:
-            meta = event.get("tool_call_metadata")
-            known = meta.get("tool_call_id") if isinstance(meta, dict) else None
-            call_id = known if isinstance(known, str) else None
         error, failed = _status(event, kind, content)
+        answered = self.calls.pop(cause) if cause in self.calls else None
+        if answered is not None:  # the action it answers, named by `cause`
+            b.settle(answered, content, error=error, is_error=failed)
+            b.mark(at)
+            return
+        meta = event.get("tool_call_metadata")
+        known = meta.get("tool_call_id") if isinstance(meta, dict) else None
+        call_id = known if isinstance(known, str) else None
         b.result(call_id, content, at, error=error, is_error=failed)
+
+
+def _key(value: Any) -> int | str | None:
+    """An event id (or `cause`) usable as a key: an integer or a string."""
+    if isinstance(value, int | str) and not isinstance(value, bool):
+        return value
+    return None
 
 
 def _status(event: dict[str, Any], kind: Any, content: Any) -> tuple[str | None, bool | None]:

@@ -13,7 +13,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._common import TraceBuilder, arr, content_text, fail, obj, opt_amount, opt_count, opt_obj
+from ._common import (
+    TraceBuilder,
+    arr,
+    content_text,
+    fail,
+    obj,
+    opt_amount,
+    opt_count,
+    opt_list,
+    opt_obj,
+)
 from ._smolagents_text import ERROR_PREFIX, call_list, failed_call, is_call_rendering
 from .base import Adapter
 
@@ -202,7 +212,7 @@ class _Run:
         if isinstance(output, str) and output.strip() and not is_call_rendering(output):
             b.text(output, f"{at}.model_output")
         self.open = []
-        for n, raw in enumerate(s.get("tool_calls") or []):
+        for n, raw in enumerate(opt_list(s, "tool_calls", at)):
             self.call(obj(raw, f"{at}.tool_calls[{n}]"), f"{at}.tool_calls[{n}]")
         error = s.get("error")
         message = error.get("message") if isinstance(error, dict) else error
