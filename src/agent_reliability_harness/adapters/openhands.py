@@ -24,6 +24,9 @@ _STATE_OBSERVATIONS = {
     "recall": "workspace context added by OpenHands (repository and microagent instructions)",
 }
 _DELEGATE = "delegate"
+# Observations that fail the action they answer: an error, a user who rejected the
+# action in confirmation mode.
+_FAILURES = ("error", "user_rejected")
 
 
 def _is_event(item: Any) -> bool:
@@ -250,8 +253,10 @@ class _Events:
             return
         meta = event.get("tool_call_metadata")
         known = meta.get("tool_call_id") if isinstance(meta, dict) else None
-        call_id = known if isinstance(known, str) else None
-        b.result(call_id, content, at, error=error, is_error=failed)
+        if isinstance(known, str) and known:  # its action is not in the events: by call id
+            b.result(known, content, at, error=error, is_error=failed)
+        else:
+            b.note(at, "observation of an action the events do not hold", event)
 
 
 def _key(value: Any) -> int | str | None:
@@ -262,10 +267,11 @@ def _key(value: Any) -> int | str | None:
 
 
 def _status(event: dict[str, Any], kind: Any, content: Any) -> tuple[str | None, bool | None]:
-    """An error observation fails its action; a command fails with a non-zero exit code
+    """An error (or user_rejected) observation fails its action; a command fails with a
+    non-zero exit code
     (`extras.metadata.exit_code`; -1 is a command OpenHands timed out or interrupted)."""
-    if kind == "error":
-        return (content if isinstance(content, str) and content else "error observation"), True
+    if kind in _FAILURES:
+        return (content if isinstance(content, str) and content else f"{kind} observation"), True
     extras = event.get("extras")
     meta = extras.get("metadata") if isinstance(extras, dict) else None
     code = meta.get("exit_code") if isinstance(meta, dict) else None
