@@ -14,6 +14,7 @@ _RENDERED = re.compile(r"(Tool call \S+: calling '[^']*' with arguments: .*)", r
 _FAILED = re.compile(r"Error executing tool '([^']*)' with arguments ", re.S)
 # The longest argument literal tried: beyond it the arguments stay unread (a note).
 _MAX_LITERAL = 200_000
+_MAX_TRIES = 10_000  # ": " separators looked at (the arguments' own ones come first)
 
 
 def literal(text: str) -> Any:
@@ -50,11 +51,13 @@ def failed_call(error: str) -> tuple[str, Any] | None:
         return None
     rest = error[match.end() : match.end() + _MAX_LITERAL]
     start = 0
-    while True:
+    for _ in range(_MAX_TRIES if rest.startswith("{") else 0):
         end = rest.find(": ", start)
         if end < 0:
-            return match.group(1), None
-        value = literal(rest[:end])
-        if isinstance(value, dict):
-            return match.group(1), value
+            break
+        if rest[end - 1] == "}":  # a dict literal ends with its closing brace
+            value = literal(rest[:end])
+            if isinstance(value, dict):
+                return match.group(1), value
         start = end + 1
+    return match.group(1), None
