@@ -29,6 +29,7 @@ import sdk_langfuse  # noqa: E402
 import sdk_mcp  # noqa: E402
 import sdk_openinference  # noqa: E402
 import sdk_pydantic_ai  # noqa: E402
+import sdk_smolagents  # noqa: E402
 from scenarios import SCENARIOS, Scenario  # noqa: E402
 
 from agent_reliability_harness.adapters import BY_NAME, FILE_READERS, to_canonical  # noqa: E402
@@ -53,6 +54,7 @@ EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
     "mcp": sdk_mcp.extras,
     "langfuse": lambda: sdk_langfuse.extras() + sdk_agents.langfuse(),
     "inspect": sdk_inspect.extras,
+    "smolagents": sdk_smolagents.extras,
 }
 # The pinned SDKs each format's fixtures are built with (the staleness test skips without).
 SDKS: dict[str, tuple[str, ...]] = {
@@ -63,6 +65,7 @@ SDKS: dict[str, tuple[str, ...]] = {
     "mcp": ("mcp",),
     "langfuse": ("langfuse",),
     "inspect": ("inspect_ai", "zstandard"),
+    "smolagents": ("smolagents",),
 }
 FORMATS = tuple(SDKS)
 TEXT_ARGS = {"openinference", "langchain"}  # arguments are JSON text: a scenario with bad JSON fits

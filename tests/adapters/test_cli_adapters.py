@@ -42,6 +42,7 @@ TRANSCRIPTS = [a for a in ADAPTERS if a.name != "arh"]
 OVERLAPS: dict[str, set[str]] = {
     "swe-agent/mini-toolcall.traj.json": {"openai-chat"},
     "swe-agent/mini-v2-exception.traj.json": {"openai-chat"},
+    "letta/memgpt-2025-03.json": {"openai-chat"},  # OpenAI-shaped messages in Letta's envelope
 }
 
 

@@ -71,6 +71,10 @@ ENVELOPES: tuple[Adapter, ...] = tuple(
         "gemini-cli",
         "swe-agent",
         "tau-bench",
+        "openhands",
+        "smolagents",
+        "browser-use",
+        "letta",
         # Formats whose markers no other format writes: Cohere's tool_plan, document tool
         # content, billed_units (what OpenAI never sends), Inspect's `eval` + `samples`,
         # LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run

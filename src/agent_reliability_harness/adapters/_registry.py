@@ -1,6 +1,6 @@
 """The adapter registry as data: each format's name, module and capabilities, so a run
 imports an adapter's module only when it calls one of its functions (a run over canonical
-traces imports none of the 18 transcript adapters).
+traces imports none of the 22 transcript adapters).
 tests/adapters/test_adapter_registry.py holds each row to what its module declares."""
 
 from __future__ import annotations
@@ -52,6 +52,27 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "tau-bench",
         "tau_bench",
         "tau-bench result files and tau2-bench simulation results (one trace per run)",
+    ),
+    Declared(
+        "openhands",
+        "openhands",
+        "OpenHands event trajectories and evaluation output.jsonl records",
+    ),
+    Declared(
+        "smolagents",
+        "smolagents",
+        "smolagents runs: memory messages and steps, benchmark output records",
+    ),
+    Declared(
+        "browser-use",
+        "browser_use",
+        "browser-use AgentHistoryList dumps (agent history JSON)",
+    ),
+    Declared(
+        "letta",
+        "letta",
+        "Letta agent files (.af): each agent's message history",
+        suffixes=(".af",),
     ),
     Declared(
         "openinference",
