@@ -143,6 +143,9 @@ class Rule(msgspec.Struct, frozen=True):
     state: type[RuleState] | None = None
     # Per-policy data the state is made with (class rules only).
     compile: Callable[[Policy], Any] | None = None
+    # The policy format that brought the rule: a "1.2" rule is listed in SARIF's rule
+    # catalogue only when the run reports it, so that v1/v1.1 runs write the same bytes.
+    since: str = "1"
 
     def effective_severity(self, policy: Policy) -> Severity:
         return self.severity if self.severity_for is None else self.severity_for(policy)
@@ -181,6 +184,7 @@ def rule(
     compile: Callable[[Policy], Any] | None = None,
     severity_for: Callable[[Policy], Severity] | None = None,
     severity_note: str | None = None,
+    since: str = "1",
 ) -> Callable[[_D], _D]:
     """Declare a rule: decorate a `check(ctx)` function or a RuleState subclass (see the
     module docstring); what is decorated is registered and given back unchanged."""
@@ -206,6 +210,7 @@ def rule(
             counts,
             severity_for=severity_for,
             severity_note=severity_note,
+            since=since,
             **kind,
         )
         return declared

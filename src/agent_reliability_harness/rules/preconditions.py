@@ -68,6 +68,7 @@ def _compile(policy: Policy) -> tuple[dict[str, list[_Entry]], dict[str, list[_E
     remediation="Make the agent call the required tool first, successfully and about the "
     "same entity (the `same` values), before this call; or correct the precondition.",
     applies=lambda p: bool(p.preconditions),
+    since="1.2",
 )
 class PreconditionNotMet(RuleState):
     """One check per call of a `call` tool and precondition it has; a hit per unmet one,

@@ -34,6 +34,7 @@ def _output_contracts(policy: Policy) -> dict[str, ArgCheck]:
     remediation="Fix the tool (or its wrapper) so that a successful call returns what "
     "allowed_tools.<tool>.output declares, or correct the contract.",
     applies=lambda p: any(t.output is not None for t in p.allowed_tools.values()),
+    since="1.2",
     counts=Counts.PER_CALL,
     compile=_output_contracts,
 )
@@ -66,6 +67,7 @@ class OutputContract(RuleState):
     "arguments when it keeps returning the same result (back off, change the call, "
     "or give up), or raise max_identical_repeats.",
     applies=lambda p: p.error_handling.max_identical_repeats is not None,
+    since="1.2",
 )
 class IdenticalRepeats(RuleState):
     """Runs of calls of one tool in a row (no other tool call between them, model
@@ -171,6 +173,7 @@ def _side_effect_tools(policy: Policy) -> frozenset[str]:
     remediation="Record what every side-effecting call returned (its output, or its "
     "error), so that whether it took effect can be checked.",
     applies=lambda p: p.error_handling.require_recorded_outcome and bool(p.side_effect_tools),
+    since="1.2",
     compile=_side_effect_tools,
 )
 class UnrecordedOutcome(RuleState):
