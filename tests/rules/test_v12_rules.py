@@ -255,3 +255,44 @@ def test_typos_and_useless_keys_warn() -> None:
         "policy preconditions[0].requires: a call of 'a' needs an earlier one, so its first "
         "call never meets it",
     ]
+
+
+SPECS = [
+    {"type": "object", "required": ["a"], "properties": {"a": {"type": "int", "min": 0}}},
+    {"type": "list", "items": {"type": "str", "pattern": "[a-z]+", "max_length": 3}},
+    {"enum": [1, "x", [1]]},
+    {"type": "number", "min": 0, "max": 1},
+    {"type": "str", "not_pattern": "bad", "min_length": 1},
+    {"properties": {"b": {"type": "bool"}, "c": {"items": {"enum": [True]}}}},
+    "dict",
+]
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.floats(-2, 2)
+    | st.sampled_from(["a", "ab", "abcd", "bad", "", "x"]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["a", "b", "c"]), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@SETTINGS
+@given(st.sampled_from(SPECS), JSON)
+def test_passes_agrees_with_contract_hits(raw: Any, value: Any) -> None:
+    """The output contract's quick pass says True exactly when the full check finds nothing."""
+    from agent_reliability_harness.models.policy.args import parse_arg_spec  # noqa: PLC0415
+    from agent_reliability_harness.models.policy.notes import Notes  # noqa: PLC0415
+    from agent_reliability_harness.models.trace import Step  # noqa: PLC0415
+    from agent_reliability_harness.rules.arguments import (  # noqa: PLC0415
+        ArgCheck,
+        contract_hits,
+        passes,
+    )
+
+    check = ArgCheck(parse_arg_spec(raw, "x", "x", Notes()))
+    step = Step.from_dict({"step_id": "s", "type": "tool_call", "tool_name": "t"})
+    assert passes(check, value) == (not contract_hits(0, step, check, value, "output"))

@@ -24,25 +24,34 @@ _OUTPUT = "output."
 class _Entry:
     """One precondition and what the earlier calls of its `requires` tool gave."""
 
-    __slots__ = ("ok_calls", "rule", "seen")
+    __slots__ = ("ok_calls", "rights", "rule", "seen")
 
     def __init__(self, rule: Precondition) -> None:
         self.rule = rule
+        # Each right-hand path: whether it reads the output, and the path inside.
+        self.rights = tuple(
+            (True, right[len(_OUTPUT) :]) if right.startswith(_OUTPUT) else (False, right)
+            for _, right in rule.same
+        )
         self.seen: set[tuple[Any, ...]] = set()  # identities of the right-hand values
         self.ok_calls = 0  # earlier effective-ok calls of `requires`
 
     def record(self, step: Step) -> None:
         """An effective-ok call of `requires`: its values at the right-hand paths."""
         self.ok_calls += 1
+        if not self.rights:
+            if not self.seen:
+                self.seen.add(())
+            return
         output: Any = MISSING
         values = []
-        for _, right in self.rule.same:
-            if right.startswith(_OUTPUT):
+        for in_output, path in self.rights:
+            if in_output:
                 if output is MISSING:
                     output = decoded(step.output)
-                value = value_at(output, right[len(_OUTPUT) :])
+                value = value_at(output, path)
             else:
-                value = value_at(step.arguments or {}, right)
+                value = value_at(step.arguments or {}, path)
             if value is MISSING:
                 return  # it cannot meet the precondition
             values.append(identity(value))

@@ -9,13 +9,14 @@ from typing import Any
 from ..models.common import Category, Severity, Status, StepType
 from ..models.policy import Policy
 from ..models.trace import Step
-from .arguments import ArgCheck, contract_hits
+from .arguments import ArgCheck, contract_hits, passes
 from .base import Counts, Hit, RuleContext, RuleResult, RuleState, rule
 from .facts import argument_identity
 from .outputs import decoded, identity
 
 _ERROR = Status.ERROR
 _TOOL_CALL = StepType.TOOL_CALL
+_UNREAD: Any = object()
 
 
 def _output_contracts(policy: Policy) -> dict[str, ArgCheck]:
@@ -54,7 +55,7 @@ class OutputContract(RuleState):
                 continue
             result.checks += 1
             value = decoded(step.output)
-            if check.constrained or check.unknown or not check.accepts(value):
+            if not passes(check, value):
                 result.hits += contract_hits(index, step, check, value, "output")
 
 
@@ -78,7 +79,7 @@ class IdenticalRepeats(RuleState):
     first offending call). A key is computed only for a call that follows one of the
     same tool, so a trace whose tools alternate computes none."""
 
-    __slots__ = ("head", "key", "length", "limit", "over", "runs", "tool")
+    __slots__ = ("head", "head_output", "key", "length", "limit", "over", "runs", "tool")
 
     def __init__(self, policy: Policy) -> None:
         super().__init__(policy)
@@ -87,6 +88,7 @@ class IdenticalRepeats(RuleState):
         self.limit = limit
         self.tool: str | None = None  # the run's tool; None: no run
         self.head: Step | None = None  # the run's first call
+        self.head_output: Any = _UNREAD  # its decoded output, once read
         self.key: Any = None  # (arguments, result) of the run, once computed
         self.length = self.runs = 0
         self.over: tuple[int, str, str] | None = None  # position, step id, tool
@@ -107,24 +109,35 @@ class IdenticalRepeats(RuleState):
 
     def _add(self, index: int, step: Step) -> None:
         tool = step.tool_name
-        if tool and tool == self.tool:
-            if self.key is None:
-                assert self.head is not None
-                self.key = _key(self.head)
-            key = _key(step)
-            if key == self.key:
-                self.length += 1
-                if self.length == self.limit + 1:
-                    self.over = (index, step.step_id, tool)
-                return
-            self._end()
-            self.key = key
-        else:
-            self._end()
-            self.key = None
+        if tool and tool == self.tool and self._repeats(step):
+            self.length += 1
+            if self.length == self.limit + 1:
+                self.over = (index, step.step_id, tool)
+            return
+        self._end()
         if tool:
             self.tool, self.head, self.length = tool, step, 1
             self.runs += 1
+
+    def _repeats(self, step: Step) -> bool:
+        """Whether a call of the run's tool repeats the run's first call. Values that
+        differ for Python differ as JSON values too (JSON equality is the stricter), so
+        most calls are told apart without computing a key."""
+        head = self.head
+        assert head is not None
+        if self.head_output is _UNREAD:
+            self.head_output = decoded(head.output)
+        output = decoded(step.output)
+        if (
+            step.arguments != head.arguments
+            or output != self.head_output
+            or step.status is not head.status
+            or step.error != head.error
+        ):
+            return False
+        if self.key is None:
+            self.key = _key(head.arguments, self.head_output)
+        return _key(step.arguments, output) == self.key
 
     def _end(self) -> None:
         if self.over is not None:
@@ -141,7 +154,8 @@ class IdenticalRepeats(RuleState):
                 )
             )
             self.over = None
-        self.tool = self.head = None
+        self.tool = self.head = self.key = None
+        self.head_output = _UNREAD
 
     def finish(self, ctx: RuleContext) -> RuleResult:
         self._end()
@@ -150,15 +164,10 @@ class IdenticalRepeats(RuleState):
         return result
 
 
-def _key(step: Step) -> tuple[str, Any, str, str | None]:
-    """A call's arguments and result, comparable as JSON values (a JSON text output
-    decoded), status and error text included."""
-    return (
-        argument_identity(step.arguments),
-        identity(decoded(step.output)),
-        step.status.value,
-        step.error,
-    )
+def _key(arguments: dict[str, Any] | None, output: Any) -> tuple[str, Any]:
+    """A call's arguments (as ARH-FLW-002 compares them) and decoded output, as JSON
+    values; status and error are compared as they are."""
+    return argument_identity(arguments), identity(output)
 
 
 def _side_effect_tools(policy: Policy) -> frozenset[str]:
