@@ -18,6 +18,7 @@ import argparse
 import copy
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -102,7 +103,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--steps", type=int, default=100_000)
     parser.add_argument("--small-steps", type=int, default=10_000)
+    parser.add_argument("--write", nargs=2, metavar=("STEPS", "FILE"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.write:
+        trace = long_faulted_trace(int(args.write[0]))
+        Path(args.write[1]).write_text(json.dumps(trace, separators=(",", ":")))
+        return 0
     with tempfile.TemporaryDirectory(prefix="arh-v12-") as tmp:
         work = Path(tmp)
         policies = {"v1 policy": corpus.POLICY, "+ v1.2 keys": v12_policy()}
@@ -113,7 +119,10 @@ def main(argv: list[str] | None = None) -> int:
         traces = {}
         for steps in (args.small_steps, args.steps):
             traces[steps] = work / f"long-{steps}.json"
-            traces[steps].write_text(json.dumps(long_faulted_trace(steps), separators=(",", ":")))
+            # Written by a child process, so that this one stays small: a child's peak
+            # RSS counts from the size of the process it was forked from.
+            command = [sys.executable, __file__, "--write", str(steps), str(traces[steps])]
+            subprocess.run(command, check=True)
         base = ["validate", "--jobs", "1", "--quiet", "--json-out", str(work / "out.json")]
         runs: dict[tuple[int, str], list[tuple[float, float, int]]] = {
             (steps, name): [] for steps in traces for name in paths
@@ -121,8 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.runs):
             for steps, trace in traces.items():
                 for name, path in paths.items():
-                    got = _run([*base, "--policy", str(path), str(trace)], work)
-                    runs[(steps, name)].append(got)
+                    runs[(steps, name)].append(
+                        _run([*base, "--policy", str(path), str(trace)], work)
+                    )
         print(f"medians of {args.runs} paired rounds")
         print("| trace | policy | CPU s (wall) | peak RSS MB | CPU vs v1 (median of ratios) |")
         print("|---|---|---|---|---|")
@@ -130,11 +140,11 @@ def main(argv: list[str] | None = None) -> int:
         for steps in traces:
             ref = runs[(steps, "v1 policy")]
             for name in paths:
-                got = runs[(steps, name)]
-                cpu = statistics.median(r[0] for r in got)
-                wall = statistics.median(r[1] for r in got)
-                ratio = statistics.median(r[0] / v1[0] for r, v1 in zip(got, ref, strict=True))
-                rss = max(r[2] for r in got)
+                mine = runs[(steps, name)]
+                cpu = statistics.median(r[0] for r in mine)
+                wall = statistics.median(r[1] for r in mine)
+                ratio = statistics.median(r[0] / v1[0] for r, v1 in zip(mine, ref, strict=True))
+                rss = max(r[2] for r in mine)
                 print(
                     f"| {steps:,} steps | {name} | {cpu:.2f} ({wall:.2f}) | {rss} | {ratio:.3f} |"
                 )
@@ -148,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{big:.3f} s at {args.steps:,} steps (ratio {scale:.1f}; "
             f"{args.steps / args.small_steps:.1f} is linear)"
         )
+    # Last: it holds the traces in this process.
+    # Last: it holds the traces in this process.
     _evaluation_cpu(policies, [args.small_steps, args.steps], args.runs)
     return 0
 

@@ -137,7 +137,7 @@ class IdenticalRepeats(RuleState):
             return False
         if self.key is None:
             self.key = _key(head.arguments, self.head_output)
-        return _key(step.arguments, output) == self.key
+        return bool(_key(step.arguments, output) == self.key)
 
     def _end(self) -> None:
         if self.over is not None:
