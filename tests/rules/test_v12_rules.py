@@ -296,3 +296,16 @@ def test_passes_agrees_with_contract_hits(raw: Any, value: Any) -> None:
     check = ArgCheck(parse_arg_spec(raw, "x", "x", Notes()))
     step = Step.from_dict({"step_id": "s", "type": "tool_call", "tool_name": "t"})
     assert passes(check, value) == (not contract_hits(0, step, check, value, "output"))
+
+
+def test_precondition_findings_are_capped_alike_whole_and_chunked() -> None:
+    steps = [
+        {"step_id": f"s{i}", "type": "tool_call", "tool_name": "use", "arguments": {"k": i}}
+        for i in range(1005)
+    ]
+    whole = _report(steps)
+    found = [f for f in whole.findings if f.rule_id == "ARH-SEQ-008"]
+    # Two unmet preconditions per call (no `get`, no argument `j`), and the first call
+    # has no earlier `use`: 2,011 findings, the first 1,000 listed.
+    assert len(found) == 1001 and found[-1].observed == 2011 - 1000
+    assert json.dumps(_report(steps, 7).to_dict()) == json.dumps(whole.to_dict())

@@ -35,14 +35,18 @@ def _path(value: Any, where: str, empty_ok: bool = False) -> str:
     return value
 
 
-def parse_preconditions(data: dict[str, Any], notes: Notes) -> tuple[Precondition, ...]:
-    """`preconditions`: a list of {call, requires, same}; tools are exact names."""
+def parse_preconditions(
+    data: dict[str, Any], notes: Notes, where: str = "preconditions"
+) -> tuple[Precondition, ...]:
+    """`preconditions` of `data` (the policy, or a partial policy such as an agent's
+    entry, whose place `where` names): a list of {call, requires, same}; tools are exact
+    names."""
     raw = data.get("preconditions")
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise err("preconditions", f"must be a list of objects (got {type_name(raw)})")
-    return tuple(_precondition(item, f"preconditions[{i}]", notes) for i, item in enumerate(raw))
+        raise err(where, f"must be a list of objects (got {type_name(raw)})")
+    return tuple(_precondition(item, f"{where}[{i}]", notes) for i, item in enumerate(raw))
 
 
 def _precondition(item: Any, where: str, notes: Notes) -> Precondition:
