@@ -309,3 +309,29 @@ def test_precondition_findings_are_capped_alike_whole_and_chunked() -> None:
     # has no earlier `use`: 2,011 findings, the first 1,000 listed.
     assert len(found) == 1001 and found[-1].observed == 2011 - 1000
     assert json.dumps(_report(steps, 7).to_dict()) == json.dumps(whole.to_dict())
+
+
+def test_schema_accepts_the_v12_keys_and_refuses_typos() -> None:
+    from jsonschema import Draft202012Validator  # noqa: PLC0415
+
+    from helpers import ROOT  # noqa: PLC0415
+
+    schema = json.loads((ROOT / "schemas" / "policy.schema.json").read_text(encoding="utf-8"))
+    validator = Draft202012Validator(schema)
+    policies = [POLICY]
+    for folder in ("ARH-SEQ-008", "ARH-SCH-014", "ARH-FLW-006", "ARH-FLW-007"):
+        for path in sorted((ROOT / "tests" / "cases" / folder).glob("*.json")):
+            policies.append(json.loads(path.read_text(encoding="utf-8"))["policy"])
+    for fragment in policies:
+        _, policy = with_defaults(None, fragment)
+        validator.validate(policy)
+        Policy.from_dict(policy)
+    for typo in (
+        {"preconditions": [{"call": "a", "require": "b"}]},
+        {"preconditions": [{"call": "a", "requires": "b", "same": {"x": 1}}]},
+        {"allowed_tools": {"t": {"failed_when": [{"path": "a", "equal": 1}]}}},
+        {"allowed_tools": {"t": {"failed_when": [{"path": "a", "equals": 1, "pattern": "x"}]}}},
+        {"error_handling": {"max_identical_repeat": 1}},
+    ):
+        _, policy = with_defaults(None, typo)
+        assert not validator.is_valid(policy), typo
