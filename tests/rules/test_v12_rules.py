@@ -287,11 +287,8 @@ def test_passes_agrees_with_contract_hits(raw: Any, value: Any) -> None:
     from agent_reliability_harness.models.policy.args import parse_arg_spec  # noqa: PLC0415
     from agent_reliability_harness.models.policy.notes import Notes  # noqa: PLC0415
     from agent_reliability_harness.models.trace import Step  # noqa: PLC0415
-    from agent_reliability_harness.rules.arguments import (  # noqa: PLC0415
-        ArgCheck,
-        contract_hits,
-        passes,
-    )
+    from agent_reliability_harness.rules.arguments import ArgCheck, contract_hits  # noqa: PLC0415
+    from agent_reliability_harness.rules.contracts import passes  # noqa: PLC0415
 
     check = ArgCheck(parse_arg_spec(raw, "x", "x", Notes()))
     step = Step.from_dict({"step_id": "s", "type": "tool_call", "tool_name": "t"})

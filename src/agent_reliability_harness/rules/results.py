@@ -9,8 +9,9 @@ from typing import Any
 from ..models.common import Category, Severity, Status, StepType
 from ..models.policy import Policy
 from ..models.trace import Step
-from .arguments import ArgCheck, contract_hits, passes
+from .arguments import ArgCheck, contract_hits
 from .base import Counts, Hit, RuleContext, RuleResult, RuleState, rule
+from .contracts import passes
 from .facts import argument_identity
 from .outputs import decoded, identity
 
