@@ -27,8 +27,8 @@ def passes(check: ArgCheck, value: Any) -> bool:
     if not check.constrained:
         return True
     quick = check.quick
-    if quick is not None:
-        return quick(value)
+    if quick is not None and quick(value):
+        return True
     enum = spec.enum
     if enum is not None and not (
         value in check.enum_strs if type(value) is str else any(json_equal(value, v) for v in enum)
