@@ -58,6 +58,7 @@ class Evaluator:
         self._plan = ScorePlan(self._order)
         self._watched = frozenset(policy.sequence.forbidden_tools)
         self._error_outputs = policy.error_handling.error_output_patterns or None
+        self._failed_when = policy.failed_when or None
 
     def evaluate(
         self,
@@ -83,7 +84,11 @@ class TraceRun:
 
     def __init__(self, evaluator: Evaluator, trace: Trace | None) -> None:
         self.evaluator = evaluator
-        self.facts = TraceFacts(watched=evaluator._watched, error_outputs=evaluator._error_outputs)
+        self.facts = TraceFacts(
+            watched=evaluator._watched,
+            error_outputs=evaluator._error_outputs,
+            failed_when=evaluator._failed_when,
+        )
         self.ctx = RuleContext(trace, evaluator.policy, self.facts)
         self.states = [cls(compiled) for cls, compiled, _, _ in evaluator._states]
 
@@ -184,6 +189,7 @@ def rule_result(rule: Rule, trace: Trace, policy: Policy) -> RuleResult:
         trace,
         watched=frozenset(policy.sequence.forbidden_tools),
         error_outputs=policy.error_handling.error_output_patterns,
+        failed_when=policy.failed_when,
     )
     ctx = RuleContext(trace, policy, facts)
     if rule.check is not None:

@@ -264,12 +264,22 @@ def _notifications(report: RunReport, omitted: int) -> list[dict[str, Any]]:
     return notifications
 
 
+def _catalogue(reported: set[str | None], plugins: tuple[str, ...]) -> tuple[Rule, ...]:
+    """Every v1/v1.1 rule and the enabled plugins' rules, then the newer built-in ones
+    this log reports (in registry order): a run that reports none of them writes the
+    catalogue it always wrote."""
+    rules = all_rules(plugins)
+    return tuple(r for r in rules if r.since == "1") + tuple(
+        r for r in rules if r.since != "1" and r.rule_id in reported
+    )
+
+
 def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
     """The SARIF log as a JSON-ready dict."""
-    rules = all_rules(report.plugins)
+    selected, omitted = _selected(report)
+    rules = _catalogue({finding.rule_id for _, finding, _ in selected}, report.plugins)
     rule_index = {rule.rule_id: position for position, rule in enumerate(rules)}
     logical = _LogicalLocations()
-    selected, omitted = _selected(report)
     results = [_result(r, f, n, rule_index, logical) for r, f, n in selected]
     notifications = _notifications(report, omitted)
     run: dict[str, Any] = {

@@ -12,6 +12,8 @@ from . import (  # noqa: F401  (each module declares its rules)
     dataflow,
     flow,
     grounding,
+    preconditions,
+    results,
     safety,
     schema,
     schema_lint,

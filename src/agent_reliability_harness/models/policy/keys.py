@@ -59,6 +59,8 @@ TOOL = Obj(
     {
         "required_arguments": Names(ARG_SPEC),
         "optional_arguments": Names(ARG_SPEC),
+        "output": ARG_SPEC,
+        "failed_when": Items(Obj(dict.fromkeys(("path", "equals", "pattern")))),
         **dict.fromkeys(
             ("side_effect", "max_calls", "min_calls", "trust", "sink", "sink_arguments")
         ),
@@ -92,7 +94,15 @@ POLICY = Obj(
         ),
         "sequence": Obj(dict.fromkeys(("required_tools", "forbidden_tools", "call_order"))),
         "error_handling": Obj(
-            dict.fromkeys(("require_retry_on_error", "max_attempts", "error_output_patterns"))
+            dict.fromkeys(
+                (
+                    "require_retry_on_error",
+                    "max_attempts",
+                    "error_output_patterns",
+                    "max_identical_repeats",
+                    "require_recorded_outcome",
+                )
+            )
         ),
         "completion": Obj(dict.fromkeys(("require_final_response", "max_steps", "final_tools"))),
         "trajectory": Obj(
@@ -113,6 +123,7 @@ POLICY = Obj(
                 )
             )
         ),
+        "preconditions": Items(Obj({"call": None, "requires": None, "same": Names(None)})),
     }
 )
 
