@@ -8,8 +8,8 @@ For every file of the sources ARH claims (CLAIMED below, relative to ROOT; other
 and PROVENANCE/LICENSE files are left out) it runs `arh convert FILE` and `arh validate
 FILE` under a policy that allows every tool, in one process, and prints per source:
 files read (exit 0 with at least one step), refused (no trace), traces, steps, tool calls
-(of which status error), model responses, tokens, ARH-SCH-013 notes, convert's error lines and the files
-validate (with --fail-under 0) exits 1 on: an input error.
+(of which status error), model responses, tokens, ARH-SCH-013 notes, convert's error
+lines and the files validate (with --fail-under 0) exits 1 on: an input error.
 No data is embedded: the folder is read where it lies.
 """
 
@@ -67,8 +67,8 @@ def claimed_files(root: Path) -> list[tuple[str, Path]]:
 
 
 def _run(argv: list[str]) -> tuple[int, str, str]:
-    from agent_reliability_harness.cli import main
-    from agent_reliability_harness.cli.common import Streams
+    from agent_reliability_harness.cli import main  # noqa: PLC0415 (the --src package)
+    from agent_reliability_harness.cli.common import Streams  # noqa: PLC0415
 
     out, err = io.StringIO(), io.StringIO()
     code = main(argv, Streams(out, err, io.StringIO()))
@@ -90,7 +90,9 @@ def measure(path: Path, policy: Path) -> dict[str, Any]:
     calls = [s for s in steps if s.get("type") == "tool_call"]
     tokens = sum((s.get("input_tokens") or 0) + (s.get("output_tokens") or 0) for s in steps)
     notes = sum(len(t.get("metadata", {}).get("adapter", {}).get("notes", [])) for t in traces)
-    vcode, _, verr = _run(["validate", "--policy", str(policy), "--fail-under", "0", "--quiet", str(path)])
+    vcode, _, verr = _run(
+        ["validate", "--policy", str(policy), "--fail-under", "0", "--quiet", str(path)]
+    )
     errors = [line for line in err.splitlines() if line.startswith("error:")]
     verrors = [line for line in verr.splitlines() if line.startswith("error:")]
     return {
@@ -114,7 +116,10 @@ def sweep(root: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         policy = Path(tmp) / "policy.json"
         policy.write_text(json.dumps(POLICY), encoding="utf-8")
-        files = {str(p.relative_to(root)): (label, measure(p, policy)) for label, p in claimed_files(root)}
+        files = {
+            str(p.relative_to(root)): (label, measure(p, policy))
+            for label, p in claimed_files(root)
+        }
     sources: dict[str, dict[str, int]] = {}
     for label, figures in files.values():
         total = sources.setdefault(label, dict.fromkeys(FIELDS, 0))
