@@ -6,12 +6,16 @@ OpenTelemetry JS ReadableSpan), never from the real files."""
 
 from __future__ import annotations
 
+import io
 import json
+from pathlib import Path
 from typing import Any
 
 import cli_codex as cx
 
 from agent_reliability_harness.adapters import BY_NAME, convert_session
+from agent_reliability_harness.cli import main
+from agent_reliability_harness.cli.common import Streams
 
 
 def _session(fmt: str, lines: list[dict[str, Any]]) -> dict[str, Any]:
@@ -97,5 +101,45 @@ def test_codex_output_that_only_mentions_a_failure_text_is_not_an_error() -> Non
     assert call.get("status") != "error"
 
 
-def _dump(value: Any) -> str:
-    return json.dumps(value)
+def arh(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), Streams(out, err, io.BytesIO(b"")))
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_an_unrecognised_jsonl_file_is_one_error(tmp_path: Path) -> None:
+    path = tmp_path / "notes.jsonl"
+    path.write_text("".join(json.dumps({"n": n, "text": "x"}) + "\n" for n in range(149)))
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps({"policy_id": "p", "allow_unlisted_tools": True}))
+    for argv in (["convert"], ["validate", "--policy", str(policy)]):
+        code, _, err = arh(*argv, str(path), str(path))  # twice: one error per file given
+        lines = err.splitlines()
+        assert code == 1 and len(lines) == 2 and lines[0] == lines[1], argv
+        assert lines[0].startswith(f"error: {path}:1: unrecognised input format: ")
+        assert lines[0].endswith("(and 148 more lines of the file alike, the last at line 149)")
+
+
+def test_a_line_failing_otherwise_is_not_folded(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.jsonl"
+    path.write_text('{"n": 1}\n{"n": 2}\n{oops\n{"n": 4}\n')
+    code, _, err = arh("convert", str(path))
+    assert code == 1
+    assert [line.split(": ")[1] for line in err.splitlines()] == [
+        f"{path}:1",
+        f"{path}:3",
+        f"{path}:4",
+    ]
+    assert "(and 1 more line of the file alike, the last at line 2)" in err.splitlines()[0]
+
+
+def test_converting_an_empty_jsonl_file_is_an_error(tmp_path: Path) -> None:
+    empty, blank = tmp_path / "empty.jsonl", tmp_path / "blank.jsonl"
+    empty.write_text("")
+    blank.write_text("\n\n")
+    code, out, err = arh("convert", str(empty), str(blank))
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [
+        f"error: {empty}: no traces found: the file is empty",
+        f"error: {blank}: no traces found: the file is empty",
+    ]
