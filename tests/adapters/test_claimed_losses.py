@@ -13,7 +13,7 @@ from typing import Any
 
 import cli_codex as cx
 
-from agent_reliability_harness.adapters import BY_NAME, convert_session
+from agent_reliability_harness.adapters import BY_NAME, convert_session, to_canonical
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 
@@ -143,3 +143,78 @@ def test_converting_an_empty_jsonl_file_is_an_error(tmp_path: Path) -> None:
         f"error: {empty}: no traces found: the file is empty",
         f"error: {blank}: no traces found: the file is empty",
     ]
+
+
+def _direct_solver_log() -> dict[str, Any]:
+    """An Inspect sample whose solver called the model itself: the prompt alone in
+    `messages`, no output choice; two model events and a tool event (Inspect's classes)."""
+    from inspect_ai.event import ModelEvent, ToolEvent  # noqa: PLC0415
+    from inspect_ai.log import EvalSample  # noqa: PLC0415
+    from inspect_ai.model import (  # noqa: PLC0415
+        ChatCompletionChoice,
+        ChatMessageAssistant,
+        ChatMessageUser,
+        GenerateConfig,
+        ModelOutput,
+        ModelUsage,
+    )
+    from inspect_ai.tool import ToolCall, ToolCallError  # noqa: PLC0415
+
+    prompt = ChatMessageUser(content="Write fib(n).")
+
+    def model(message: ChatMessageAssistant, used: tuple[int, int]) -> ModelEvent:
+        usage = ModelUsage(input_tokens=used[0], output_tokens=used[1], total_tokens=sum(used))
+        choice = ChatCompletionChoice(message=message, stop_reason="stop")
+        output = ModelOutput(model="m", choices=[choice], usage=usage, time=1.5)
+        return ModelEvent(
+            model="m",
+            input=[prompt],
+            tools=[],
+            tool_choice="none",
+            config=GenerateConfig(),
+            output=output,
+        )
+
+    call = ToolCall(id="t1", function="python", arguments={"code": "fib(3)"})
+    events = [
+        model(ChatMessageAssistant(content="", tool_calls=[call], model="m"), (100, 20)),
+        ToolEvent(
+            id="t1",
+            function="python",
+            arguments={"code": "fib(3)"},
+            result="",
+            error=ToolCallError(type="unknown", message="NameError: fib"),
+        ),
+        model(ChatMessageAssistant(content="def fib(n): ...", model="m"), (150, 30)),
+    ]
+    sample = EvalSample(
+        id=1,
+        epoch=1,
+        input="Write fib(n).",
+        target="",
+        messages=[prompt],
+        output=ModelOutput(model="m", choices=[]),
+        events=events,
+    )
+    dumped = sample.model_dump(mode="json", exclude_none=True)
+    return {
+        "version": 2,
+        "status": "success",
+        "eval": {"task": "t", "model": "m"},
+        "samples": [dumped],
+    }
+
+
+def test_inspect_model_turns_found_only_in_events_are_the_steps() -> None:
+    (trace,) = to_canonical(_direct_solver_log(), "auto", "log")
+    steps = [
+        (s["type"], s.get("text"), s.get("status"), s.get("input_tokens"), s.get("output_tokens"))
+        for s in trace["steps"]
+    ]
+    assert steps == [
+        ("tool_call", None, "error", 100, 20),
+        ("model_response", "def fib(n): ...", None, 150, 30),
+    ]
+    assert trace["steps"][0]["error"] == "NameError: fib"
+    assert trace["inputs"] == [{"role": "user", "text": "Write fib(n)."}]
+    assert trace["metadata"]["adapter"]["notes"] == []
