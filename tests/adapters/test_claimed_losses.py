@@ -218,3 +218,35 @@ def test_inspect_model_turns_found_only_in_events_are_the_steps() -> None:
     assert trace["steps"][0]["error"] == "NameError: fib"
     assert trace["inputs"] == [{"role": "user", "text": "Write fib(n)."}]
     assert trace["metadata"]["adapter"]["notes"] == []
+
+
+def test_an_invariant_dataset_header_line_is_bookkeeping(tmp_path: Path) -> None:
+    """Invariant's dataset JSONL (AgentDojo's published runs): a `{"metadata": {...}}`
+    line, then one run per line (`index`, OpenAI chat `messages`, `metadata`)."""
+    messages = [
+        {"role": "user", "content": "What is my balance?"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "get_balance", "arguments": "{}"},
+                }
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "1810.0"},
+        {"role": "assistant", "content": "Your balance is 1810.0."},
+    ]
+    header = {"metadata": {"benchmark": "agent-dojo", "accuracy": 0.5, "name": "m"}}
+    run = {"index": 1, "messages": messages, "metadata": {"suite_name": "banking"}}
+    path = tmp_path / "dataset.jsonl"
+    path.write_text(json.dumps(header) + "\n" + json.dumps(run) + "\n")
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps({"policy_id": "p", "allow_unlisted_tools": True}))
+    code, out, err = arh("convert", str(path))
+    assert (code, err) == (0, "")
+    assert [s["tool_name"] for s in json.loads(out)["steps"] if "tool_name" in s] == ["get_balance"]
+    code, out, err = arh("validate", "--policy", str(policy), "--quiet", str(path))
+    assert (code, err) == (0, "")
