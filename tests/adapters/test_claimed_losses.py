@@ -250,3 +250,74 @@ def test_an_invariant_dataset_header_line_is_bookkeeping(tmp_path: Path) -> None
     assert [s["tool_name"] for s in json.loads(out)["steps"] if "tool_name" in s] == ["get_balance"]
     code, out, err = arh("validate", "--policy", str(policy), "--quiet", str(path))
     assert (code, err) == (0, "")
+
+
+def _langsmith_batch() -> dict[str, Any]:
+    """What the LangSmith SDK posts to /runs/batch for a traced OpenAI call that asked for a
+    tool, and the tool's run: `post` holds each run as created, `patch` as ended (RunTree's
+    own dicts; the completion in OpenAI's shape, usage in `usage_metadata`)."""
+    from datetime import UTC, datetime, timedelta  # noqa: PLC0415
+
+    from langsmith.run_trees import RunTree  # noqa: PLC0415
+
+    start = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+    prompt = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "2+2?"}]
+    llm = RunTree(
+        name="ChatOpenAI", run_type="llm", inputs={"messages": prompt}, start_time=start,
+        project_name="p",
+    )  # fmt: skip
+    tool = llm.create_child(name="add", run_type="tool", inputs={"a": 2, "b": 2})
+    tool.start_time = start + timedelta(seconds=2)
+    post = [llm._get_dicts_safe(), tool._get_dicts_safe()]
+    completion = {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "model": "gpt-4o-mini",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "id": "call_1",
+                            "type": "function",
+                            "function": {"name": "add", "arguments": '{"a": 2, "b": 2}'},
+                        }
+                    ],
+                },
+            }
+        ],
+        "usage_metadata": {"input_tokens": 30, "output_tokens": 12, "total_tokens": 42},
+    }
+    llm.end(outputs=completion, end_time=start + timedelta(seconds=1))
+    tool.end(error="ZeroDivisionError: no", end_time=start + timedelta(seconds=3))
+    keys = ("id", "name", "trace_id", "parent_run_id", "dotted_order", "end_time", "outputs")
+    patch = [{k: r._get_dicts_safe().get(k) for k in (*keys, "error")} for r in (llm, tool)]
+    patch[0]["outputs"] = completion
+    patch[1]["error"] = "ZeroDivisionError: no"
+    return json.loads(json.dumps({"post": post, "patch": patch}, default=_iso))
+
+
+def _iso(value: Any) -> str:
+    return value.isoformat() if hasattr(value, "isoformat") else str(value)
+
+
+def test_langsmith_batch_payload_is_read_as_its_runs() -> None:
+    (trace,) = to_canonical(_langsmith_batch(), "auto", "batch")
+    assert trace["source"] == "langchain"
+    steps = [
+        (s["type"], s.get("tool_name"), s.get("status"), s.get("input_tokens"), s.get("latency_ms"))
+        for s in trace["steps"]
+    ]
+    assert steps == [
+        ("model_response", None, None, 30, 1000.0),
+        ("tool_call", "add", "error", None, 1000.0),
+    ]
+    assert trace["inputs"] == [
+        {"role": "system", "text": "Be brief."},
+        {"role": "user", "text": "2+2?"},
+    ]
+    assert trace["metadata"]["adapter"]["notes"] == []
