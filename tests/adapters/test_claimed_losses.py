@@ -263,9 +263,12 @@ def _langsmith_batch() -> dict[str, Any]:
     start = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
     prompt = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "2+2?"}]
     llm = RunTree(
-        name="ChatOpenAI", run_type="llm", inputs={"messages": prompt}, start_time=start,
+        name="ChatOpenAI",
+        run_type="llm",
+        inputs={"messages": prompt},
+        start_time=start,
         project_name="p",
-    )  # fmt: skip
+    )
     tool = llm.create_child(name="add", run_type="tool", inputs={"a": 2, "b": 2})
     tool.start_time = start + timedelta(seconds=2)
     post = [llm._get_dicts_safe(), tool._get_dicts_safe()]
@@ -320,4 +323,92 @@ def test_langsmith_batch_payload_is_read_as_its_runs() -> None:
         {"role": "system", "text": "Be brief."},
         {"role": "user", "text": "2+2?"},
     ]
+    assert trace["metadata"]["adapter"]["notes"] == []
+
+
+def _js_span(name: str, span_id: str, parent: str | None, attrs: dict[str, Any], t: int) -> Any:
+    """A span as OpenTelemetry JS serialises a ReadableSpan (what Vercel AI SDK span dumps
+    hold): `spanContext`, `parentSpanId`, HrTime `[seconds, nanoseconds]` times."""
+    span: dict[str, Any] = {
+        "name": name,
+        "kind": 0,
+        "spanContext": {"traceId": "5b8aa5a2d2c872e8321cf37308d69df2", "spanId": span_id},
+        "attributes": {"ai.operationId": name, **attrs},
+        "status": {"code": 0},
+        "startTime": [1770000000 + t, 0],
+        "endTime": [1770000000 + t, 500_000_000],
+        "events": [],
+    }
+    if parent is not None:
+        span["parentSpanId"] = parent
+    return span
+
+
+def _vercel_spans() -> list[Any]:
+    model = {"gen_ai.system": "openai.chat", "gen_ai.request.model": "gpt-4o-mini"}
+    prompt = [{"role": "user", "content": [{"type": "text", "text": "Weather in Paris?"}]}]
+    call = {"toolCallId": "call_1", "toolName": "weather", "input": {"city": "Paris"}}
+    result = {"type": "tool-result", "toolCallId": "call_1", "toolName": "weather"}
+    result["output"] = {"type": "error-text", "value": "service down"}
+    history = [*prompt, {"role": "tool", "content": [result]}]
+    tool = _js_span(
+        "ai.toolCall",
+        "c3",
+        "a1",
+        {
+            "ai.toolCall.name": "weather",
+            "ai.toolCall.id": "call_1",
+            "ai.toolCall.args": '{"city": "Paris"}',
+        },
+        2,
+    )
+    tool["status"] = {"code": 2, "message": "service down"}
+    return [
+        _js_span("ai.generateText", "a1", None, {"ai.response.text": "Sorry."}, 0),
+        _js_span(
+            "ai.generateText.doGenerate",
+            "b2",
+            "a1",
+            {
+                **model,
+                "ai.prompt.messages": json.dumps(prompt),
+                "ai.response.toolCalls": json.dumps([call]),
+                "gen_ai.usage.input_tokens": 40,
+                "gen_ai.usage.output_tokens": 12,
+            },
+            1,
+        ),
+        tool,
+        _js_span(
+            "ai.generateText.doGenerate",
+            "d4",
+            "a1",
+            {
+                **model,
+                "ai.prompt.messages": json.dumps(history),
+                "ai.response.text": "Sorry.",
+                "gen_ai.usage.input_tokens": 60,
+                "gen_ai.usage.output_tokens": 3,
+            },
+            3,
+        ),
+    ]
+
+
+def test_vercel_ai_sdk_readable_spans_are_read_as_otel_spans() -> None:
+    (trace,) = to_canonical(_vercel_spans(), "auto", "spans")
+    assert trace["source"] == "otel-genai"
+    steps = [
+        (s["type"], s.get("text"), s.get("tool_name"), s.get("status"), s.get("input_tokens"))
+        for s in trace["steps"]
+    ]
+    assert steps == [
+        ("model_response", None, None, None, 40),
+        ("tool_call", None, "weather", "error", None),
+        ("model_response", "Sorry.", None, None, 60),
+    ]
+    assert trace["steps"][1]["arguments"] == {"city": "Paris"}
+    assert trace["steps"][1]["error"] == "service down"
+    assert trace["steps"][0]["latency_ms"] == 500.0
+    assert trace["inputs"] == [{"role": "user", "text": "Weather in Paris?"}]
     assert trace["metadata"]["adapter"]["notes"] == []
