@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import cli_codex as cx
+import pytest
 
 from agent_reliability_harness.adapters import BY_NAME, convert_session, to_canonical
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
+from agent_reliability_harness.errors import AdapterError
 
 
 def _session(fmt: str, lines: list[dict[str, Any]]) -> dict[str, Any]:
@@ -412,3 +414,15 @@ def test_vercel_ai_sdk_readable_spans_are_read_as_otel_spans() -> None:
     assert trace["steps"][0]["latency_ms"] == 500.0
     assert trace["inputs"] == [{"role": "user", "text": "Weather in Paris?"}]
     assert trace["metadata"]["adapter"]["notes"] == []
+
+
+def test_a_document_of_inputs_only_is_refused_in_words_that_agree() -> None:
+    """Refused before with "no step mapped; 2 of 2 items mapped", which reads as a
+    contradiction: every item was mapped, none of them as a step."""
+    messages = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]
+    with pytest.raises(AdapterError) as caught:
+        to_canonical(messages, "openai-chat", "run")
+    assert str(caught.value) == (
+        "not an openai-chat transcript: no step mapped: the 2 items mapped are inputs or"
+        " labels, no model turn or tool call"
+    )
