@@ -426,3 +426,37 @@ def test_a_document_of_inputs_only_is_refused_in_words_that_agree() -> None:
         "not an openai-chat transcript: no step mapped: the 2 items mapped are inputs or"
         " labels, no model turn or tool call"
     )
+
+
+def test_folded_errors_are_the_same_on_every_executor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A trace between lines that fail alike does not break the fold, and the report is the
+    same whatever the partials' bounds (one unit each, here) and the executor."""
+    from agent_reliability_harness.pipeline import executors  # noqa: PLC0415
+
+    trace = {
+        "trace_id": "t",
+        "agent_name": "a",
+        "workflow": "w",
+        "steps": [{"step_id": "s1", "type": "model_response", "text": "ok"}],
+    }
+    lines = [{"n": 1}, {"n": 2}, trace, {"n": 4}, "[oops", {"n": 6}]
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "a.jsonl").write_text(
+        "".join((v if isinstance(v, str) else json.dumps(v)) + "\n" for v in lines)
+    )
+    (data / "b.jsonl").write_text(json.dumps({**trace, "trace_id": "u"}) + "\n")
+    policy = tmp_path / "policy.json"
+    policy.write_text(json.dumps({"policy_id": "p", "allow_unlisted_tools": True}))
+    argv = ["validate", "--policy", str(policy), "--fail-under", "0", "--quiet", str(data)]
+    one = arh(*argv, "--jobs", "1")
+    monkeypatch.setattr(executors, "CHUNK_BYTES", 1)
+    monkeypatch.setattr(executors, "CHUNK_UNITS", 1)
+    assert arh(*argv, "--jobs", "2") == one
+    code, _, err = one
+    assert code == 1
+    where = [line.split(": ")[1] for line in err.splitlines()]
+    assert where == [f"{data}/a.jsonl:1", f"{data}/a.jsonl:5", f"{data}/a.jsonl:6"]
+    assert err.splitlines()[0].endswith("(and 2 more lines of the file alike, the last at line 4)")

@@ -51,14 +51,15 @@ class Fold:
 
 
 class PartialFolder:
-    """Folds the failures of partials in input order. A partial whose failure is still
-    being folded (or that came after it) is held back until the fold closes, so the
-    failure reaches the sinks once, with its count."""
+    """Folds the failures of partials in input order. The failure being folded leaves its
+    partial and goes, with its count, into the partial where the fold closes (before the
+    failure that closed it), or at the end into the last one, which is held back until the
+    next arrives. The failures come out in the same order whatever the partials' bounds
+    (so whichever executor made them), and at most one partial waits."""
 
     def __init__(self) -> None:
         self.fold: Fold | None = None
-        self.where: tuple[list[InputFailure], int] | None = None  # the fold's list, index
-        self.held: list[Any] = []
+        self.held: Any = None
 
     def add(self, partial: Any) -> list[Any]:
         """Fold `partial`'s failures in place; the partials that may go to the sinks now."""
@@ -66,27 +67,23 @@ class PartialFolder:
         for failure in partial.failures:
             if self.fold is not None and self.fold.takes(failure):
                 continue
-            self._close()
-            kept.append(failure)
+            if self.fold is not None:
+                kept.append(self.fold.closed())
             key = fold_key(failure)
-            if key is not None:
-                self.fold = Fold(failure, key)
-                self.where = (kept, len(kept) - 1)
+            self.fold = None if key is None else Fold(failure, key)
+            if self.fold is None:
+                kept.append(failure)
         partial.failures = kept
-        self.held.append(partial)
-        return self._release() if self.fold is None else []
+        released = [] if self.held is None else [self.held]
+        self.held = partial
+        return released
 
     def finish(self) -> list[Any]:
-        """The partials still held back (the last fold closed)."""
-        self._close()
-        return self._release()
-
-    def _close(self) -> None:
-        if self.fold is not None and self.where is not None:
-            failures, index = self.where
-            failures[index] = self.fold.closed()
-        self.fold = self.where = None
-
-    def _release(self) -> list[Any]:
-        released, self.held = self.held, []
+        """The last partial, with the fold still open closed into it."""
+        if self.held is None:
+            return []
+        if self.fold is not None:
+            self.held.failures.append(self.fold.closed())
+            self.fold = None
+        released, self.held = [self.held], None
         return released
