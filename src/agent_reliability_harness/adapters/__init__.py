@@ -133,6 +133,13 @@ def detect(value: Any) -> Adapter:
     return found[0]
 
 
+def _dataset_header(value: Any) -> bool:
+    """The first line of an Invariant dataset JSONL export (AgentDojo's published runs):
+    `{"metadata": {...}}`, the dataset's own metadata, before one trace per line. It holds
+    no trace and is no error: bookkeeping of the file."""
+    return isinstance(value, dict) and len(value) == 1 and isinstance(value.get("metadata"), dict)
+
+
 def _unrecognised() -> AdapterError:
     return AdapterError(
         "unrecognised input format: no format-specific field found (a conversation of plain "
@@ -150,6 +157,8 @@ def to_canonical(
     of it) raises AdapterError instead of returning an empty trace; `auto` keeps the
     claiming format that maps clearly the most (see adapters._select)."""
     value = _joined_requests(value)
+    if _dataset_header(value):
+        return []
     if fmt == AUTO:
         # A canonical trace (or a list that holds any) is never mistaken for a transcript;
         # malformed canonical traces still reach the parser for a precise error.

@@ -12,6 +12,7 @@ from ..models.common import is_number
 from ._agents import SpanTree, handoff
 from ._common import TraceBuilder, fail, obj, opt_count, opt_str
 from .langchain_messages import add_input, add_message, message
+from .langsmith_payloads import batch_runs, is_batch, openai_choice, openai_output
 
 NAME = "langchain"
 RUN_TYPES = ("llm", "chat_model", "tool", "chain", "retriever", "embedding", "prompt", "parser")
@@ -41,6 +42,8 @@ def _items(value: Any) -> list[Any] | None:
         return value
     if isinstance(value, dict) and isinstance(value.get("runs"), list):
         return list(value["runs"])
+    if is_batch(value):
+        return batch_runs(value)
     return [value] if isinstance(value, dict) else None
 
 
@@ -99,6 +102,8 @@ def _trace(key: str, runs: list[Located], hint: str, repeats: list[Located]) -> 
         own = _id(run.get("id"))
         before = _owner(b, tree, own)
         if kind in ("llm", "chat_model"):
+            if any(run is r for _, r in roots):
+                _root_prompt(b, run, at)
             _llm(b, run, at, executed)
         elif kind in ("tool", "retriever"):
             _tool(b, run, at)
@@ -265,7 +270,9 @@ def _llm(b: TraceBuilder, run: dict[str, Any], at: str, executed: set[str]) -> N
     generation = choices[0] if choices and isinstance(choices[0], dict) else None
     for extra_at in range(1, len(choices)):
         b.note(f"{at}.outputs.generations[0][{extra_at}]", "extra generation", choices[extra_at])
-    if generation is not None and generation.get("message") is not None:
+    if generation is None and isinstance(outputs, dict) and openai_choice(outputs) is not None:
+        openai_output(b, outputs, at)
+    elif generation is not None and generation.get("message") is not None:
         add_message(
             b, generation["message"], f"{at}.outputs.generations[0][0].message", executed, True
         )
@@ -284,6 +291,19 @@ def _llm(b: TraceBuilder, run: dict[str, Any], at: str, executed: set[str]) -> N
     b.measure(start, latency_ms=_latency(b, run, at), cost_usd=_cost(run), model=model)
     if run.get("error") is not None:
         b.note(f"{at}.error", "llm run recorded an error", _error(run["error"]))
+
+
+def _root_prompt(b: TraceBuilder, run: dict[str, Any], at: str) -> None:
+    """A model call traced on its own (`wrap_openai`: the llm run is the root): the
+    system, developer and user messages it was sent (`inputs.messages`, OpenAI's shape)
+    are the run's inputs."""
+    inputs = run.get("inputs")
+    messages = inputs.get("messages") if isinstance(inputs, dict) else None
+    for index, raw in enumerate(messages if isinstance(messages, list) else []):
+        role = raw.get("role") if isinstance(raw, dict) else None
+        content = raw.get("content") if isinstance(raw, dict) else None
+        if role in ("system", "developer", "user") and isinstance(content, str):
+            b.input(str(role), content, f"{at}.inputs.messages[{index}]")
 
 
 def _cost(run: dict[str, Any]) -> float | None:
@@ -327,14 +347,7 @@ def _model(run: dict[str, Any]) -> str | None:
 def _tool(b: TraceBuilder, run: dict[str, Any], at: str) -> None:
     kind = run.get("run_type")
     call_id = _call_id(run) if kind == "tool" else None
-    inputs = run.get("inputs")
-    index = b.call(
-        call_id or opt_str(run, "id", at),
-        opt_str(run, "name", at),
-        inputs,
-        f"{at}.inputs",
-        kind=kind,
-    )
+    name = opt_str(run, "name", at)
     outputs = run.get("outputs") if isinstance(run.get("outputs"), dict) else {}
     message = _output_message(run)
     output: Any
@@ -346,6 +359,25 @@ def _tool(b: TraceBuilder, run: dict[str, Any], at: str) -> None:
         output = outputs.get(key) if isinstance(outputs, dict) else None
         failed = False
     error = _error(run["error"]) if run.get("error") is not None else None
+    asked = _asked(b, name) if kind == "tool" and call_id is None else None
+    if asked is not None:  # a traced function the model's call ran (no call id on the run)
+        b.result(None, output, at, error=error, is_error=failed or error is not None, name=name)
+        b.measure(asked, latency_ms=_latency(b, run, at))
+        return
+    index = b.call(
+        call_id or opt_str(run, "id", at), name, run.get("inputs"), f"{at}.inputs", kind=kind
+    )
     # The run holds its own outcome (a failed ToolMessage without a run error: its output).
     b.settle(index, output, error=error, is_error=failed or error is not None)
     b.measure(index, latency_ms=_latency(b, run, at))
+
+
+def _asked(b: TraceBuilder, name: str | None) -> int | None:
+    """The model's call (an OpenAI tool call of a traced completion) that a tool run without
+    a call id answers: the oldest unanswered call of its name."""
+    if not name or not b.is_open(None, name):
+        return None
+    for index, step in enumerate(b.steps):
+        if step.get("tool_name") == name and step["type"] == "tool_call" and "output" not in step:
+            return index
+    return None

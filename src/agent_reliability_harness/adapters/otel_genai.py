@@ -21,6 +21,7 @@ from ._otel_legacy import (
     legacy_tool_results,
 )
 from ._otel_shapes import attributes_of, console_spans, resource_spans
+from ._otel_vercel import vercel_attributes
 from .base import Adapter
 
 NAME = "otel-genai"
@@ -48,8 +49,12 @@ def convert(value: Any, name_hint: str) -> list[Any]:
 
 def _span_attributes(span: dict[str, Any]) -> dict[str, Any]:
     """The span's attributes, completed by those of its operation-details event (v1.37+
-    lets instrumentations record the messages there)."""
+    lets instrumentations record the messages there) and by the GenAI reading of the
+    Vercel AI SDK's `ai.*` attributes."""
     own = attributes_of(span.get("attributes"))
+    vercel = vercel_attributes(own)
+    if vercel:  # the Vercel AI SDK's ai.* attributes, where no GenAI one says the same
+        own = {**vercel, **own}
     details = event_attributes(span)
     return {**details, **own} if details else own
 
