@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..models.common import Category
 from . import (  # noqa: F401  (each module declares its rules)
+    agents,
     budget,
     completion,
     dataflow,

@@ -10,6 +10,7 @@ from typing import Any
 
 from ...errors import PolicyError
 from ..common import check_schema_version, type_name
+from .agents import parse_agents
 from .args import parse_arg_specs
 from .model import Budgets, Completion, ErrorHandling, Grounding, Policy, ToolSchema
 from .notes import Notes, dotted
@@ -55,6 +56,7 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
     sequence = parse_sequence(data)
     error_handling = _parse_error_handling(data)
     completion = _parse_completion(data, notes)
+    agents, allow_unlisted_agents = parse_agents(data, notes, compile_policy)
     return Policy(
         policy_id=policy_id,
         schema_version=schema_version,
@@ -70,6 +72,8 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         unsafe_scoped=scoped,
         trajectory=parse_trajectory(data, notes),
         dataflow=parse_dataflow(data),
+        agents=agents,
+        allow_unlisted_agents=allow_unlisted_agents,
     )
 
 
