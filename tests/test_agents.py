@@ -168,3 +168,25 @@ def test_entry_typos_and_no_op_keys_are_warnings() -> None:
     assert [str(w) for w in loaded.warnings] == [
         "policy allow_unlisted_agents: has no effect without 'agents'"
     ]
+
+
+def test_compare_lists_the_agent_of_new_findings(at_repo_root: Path) -> None:
+    from agent_reliability_harness.api import validate_paths  # noqa: PLC0415
+    from agent_reliability_harness.compare import compare  # noqa: PLC0415
+    from agent_reliability_harness.render import RenderOptions, get_renderer  # noqa: PLC0415
+
+    paths = ["tests/data/agents/traces"]
+    top_only = {k: v for k, v in POLICY.items() if k not in ("agents", "allow_unlisted_agents")}
+    result = compare(
+        validate_paths(paths, parse_policy(top_only)), validate_paths(paths, parse_policy(POLICY))
+    )
+    options = RenderOptions(tool_version="0.0.0-test")
+    data = json.loads(get_renderer("compare", "json").render(result, options))
+    new = [f for t in data["traces"] for f in t["new_findings"]]
+    assert {"rule_id": "ARH-SCH-001", "severity": "error", "category": "schema",
+            "step_id": "r2", "agent": "researcher",
+            "message": "tool 'shell' is not in allowed_tools"} in new  # fmt: skip
+    assert "(step r2, agent researcher)" in get_renderer("compare", "console").render(
+        result, options
+    )
+    assert "`r2` · agent `researcher`" in get_renderer("compare", "md").render(result, options)
