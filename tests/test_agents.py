@@ -190,3 +190,12 @@ def test_compare_lists_the_agent_of_new_findings(at_repo_root: Path) -> None:
         result, options
     )
     assert "`r2` · agent `researcher`" in get_renderer("compare", "md").render(result, options)
+
+
+def test_assert_trace_names_the_agent() -> None:
+    from agent_reliability_harness.testing import TraceAssertionError, assert_trace  # noqa: PLC0415
+
+    with pytest.raises(TraceAssertionError) as caught:
+        assert_trace(HANDOFF, POLICY)
+    assert "step #4 r2, agent researcher: tool 'shell' is not in allowed_tools" in str(caught.value)
+    assert "trace, agent writer-1: required tool 'save_draft' was never called" in str(caught.value)
