@@ -167,6 +167,8 @@ def _result(
     logical: _LogicalLocations,
 ) -> dict[str, Any]:
     where = f"step {finding.step_id}" if finding.step_id is not None else "trace level"
+    if finding.agent is not None:  # policy v1.2: found by an agents entry
+        where += f", agent {finding.agent}"
     location: dict[str, Any] = {}
     artifact = _artifact(report.source_path)
     if artifact is not None:
@@ -203,6 +205,8 @@ def _result(
             },
         }
     )
+    if finding.agent is not None:
+        result["properties"]["agent"] = finding.agent
     return result
 
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from ..models.common import Category, Severity
 from . import (  # noqa: F401  (each module declares its rules)
+    agents,
     budget,
     completion,
     dataflow,

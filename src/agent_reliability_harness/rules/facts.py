@@ -94,6 +94,7 @@ class TraceFacts:
     """
 
     __slots__ = (
+        "agent_name",
         "calls",
         "cited_grounded",
         "complete",
@@ -130,6 +131,9 @@ class TraceFacts:
         failed_when: Mapping[str, tuple[FailedWhen, ...]] | None = None,
     ) -> None:
         self.counts: dict[str, int] = {}
+        # The trace's agent_name, the agent of a step without `agent` (trace v1.2); None
+        # while a trace read a chunk at a time has not given it.
+        self.agent_name = None if trace is None else trace.agent_name
         self.first_call: dict[str, int] = {}
         self.first_call_id: dict[str, str] = {}  # the step id at first_call
         self.last_call: dict[str, int] = {}

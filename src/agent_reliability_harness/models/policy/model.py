@@ -324,6 +324,40 @@ class Dataflow(msgspec.Struct, frozen=True):
         return bool(names) and ("*" in names or tool_name in names)
 
 
+class AgentEntries:
+    """`agents` (policy v1.2 section 1): (glob, partial policy) pairs in key order. A
+    step's agent belongs to the first glob that matches it (fnmatch, case-sensitive)."""
+
+    __slots__ = ("_first", "entries")
+
+    def __init__(self, entries: tuple[tuple[str, Policy], ...]) -> None:
+        self.entries = entries
+        self._first: dict[str, int | None] = {}
+
+    def index(self, agent: str) -> int | None:
+        """The position of the entry this agent belongs to, or None (unlisted)."""
+        found = self._first.get(agent, -1)
+        if found == -1:
+            found = next(
+                (n for n, (glob, _) in enumerate(self.entries) if fnmatchcase(agent, glob)), None
+            )
+            if len(self._first) < 10_000:  # agent names are few; the cache stays small
+                self._first[agent] = found
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AgentEntries) and other.entries == self.entries
+
+    def __hash__(self) -> int:
+        return hash(self.entries)
+
+    def __repr__(self) -> str:
+        return f"AgentEntries({self.entries!r})"
+
+    def __reduce__(self) -> tuple[type[AgentEntries], tuple[tuple[tuple[str, Policy], ...]]]:
+        return (AgentEntries, (self.entries,))
+
+
 class Policy(msgspec.Struct, frozen=True):
     """A parsed, fully validated and compiled policy (format 1.x)."""
 
@@ -349,6 +383,9 @@ class Policy(msgspec.Struct, frozen=True):
     # rules this policy runs, each once, in order (rules/plugins.py imports them).
     plugins: tuple[str, ...] = ()
     preconditions: tuple[Precondition, ...] = ()  # v1.2 (section 2)
+    # Policy v1.2 section 1: per agent-name glob, a partial policy (None: no `agents`).
+    agents: AgentEntries | None = None
+    allow_unlisted_agents: bool = True
 
     @property
     def side_effect_tools(self) -> frozenset[str]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from ...errors import PolicyError
 from ..common import check_schema_version, type_name
+from .agents import parse_agents
 from .args import parse_arg_specs
 from .model import Budgets, Completion, ErrorHandling, Grounding, Policy, ToolSchema
 from .notes import Notes, dotted
@@ -58,6 +59,7 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         data, notes, any(t.side_effect for t in allowed.values())
     )
     completion = _parse_completion(data, notes)
+    agents, allow_unlisted_agents = parse_agents(data, notes, compile_policy)
     return Policy(
         policy_id=policy_id,
         schema_version=schema_version,
@@ -75,6 +77,8 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         dataflow=parse_dataflow(data),
         plugins=_parse_plugins(data),
         preconditions=parse_preconditions(data, notes),
+        agents=agents,
+        allow_unlisted_agents=allow_unlisted_agents,
     )
 
 
