@@ -18,9 +18,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "src"))
 
+import cli_atif  # noqa: E402
 import cli_claude  # noqa: E402
 import cli_codex  # noqa: E402
+import cli_codex_exec  # noqa: E402
 import cli_gemini  # noqa: E402
+import cli_gemini_stream  # noqa: E402
 import cli_runs  # noqa: E402
 import cli_swe  # noqa: E402
 import cli_swe_mini  # noqa: E402
@@ -28,7 +31,16 @@ import cli_swe_mini  # noqa: E402
 from agent_reliability_harness.adapters import BY_NAME, convert_session, to_canonical  # noqa: E402
 from agent_reliability_harness.errors import AdapterError  # noqa: E402
 
-FORMATS = ("tau-bench", "swe-agent", "claude-code", "codex-cli", "gemini-cli")
+FORMATS = (
+    "tau-bench",
+    "swe-agent",
+    "claude-code",
+    "codex-cli",
+    "gemini-cli",
+    "codex-exec",
+    "gemini-stream",
+    "atif",
+)
 SOURCES: dict[str, Any] = {
     **cli_runs.FIXTURES,
     **cli_swe.FIXTURES,
@@ -36,6 +48,9 @@ SOURCES: dict[str, Any] = {
     **cli_claude.FIXTURES,
     **cli_codex.FIXTURES,
     **cli_gemini.FIXTURES,
+    **cli_codex_exec.FIXTURES,
+    **cli_gemini_stream.FIXTURES,
+    **cli_atif.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 
