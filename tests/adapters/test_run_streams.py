@@ -198,3 +198,15 @@ def test_an_ill_fitting_explicit_format_is_one_clear_error() -> None:
     assert err.splitlines()[0].endswith(
         "not an autogen transcript: it is an atif document; pass --format atif"
     )
+
+
+def test_autogen_user_handoff_is_an_input_and_images_are_noted() -> None:
+    messages = [
+        {"type": "HandoffMessage", "source": "user", "target": "agent", "content": "Go on."},
+        {"type": "MultiModalMessage", "source": "agent", "content": ["A cat.", {"data": "iVBO"}]},
+    ]
+    (trace,) = to_canonical(messages, "autogen", "run")
+    assert trace["inputs"] == [{"role": "user", "text": "Go on."}]
+    assert trace["steps"][0]["text"] == "A cat."
+    (note,) = trace["metadata"]["adapter"]["notes"]
+    assert (note["at"], note["issue"]) == ("$[1].content[1]", "content part that is not text")

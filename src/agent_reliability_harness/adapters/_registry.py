@@ -1,6 +1,6 @@
 """The adapter registry as data: each format's name, module and capabilities, so a run
 imports an adapter's module only when it calls one of its functions (a run over canonical
-traces imports none of the 18 transcript adapters).
+traces imports none of the transcript adapters).
 tests/adapters/test_adapter_registry.py holds each row to what its module declares."""
 
 from __future__ import annotations

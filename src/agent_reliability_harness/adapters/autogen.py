@@ -18,6 +18,7 @@ UserMessage, AssistantMessage, FunctionExecutionResultMessage, SystemMessage).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ._autogen_context import read_context
@@ -81,12 +82,14 @@ class _Run:
         if kind in _BOOKKEEPING:
             b.skip(at, _BOOKKEEPING[kind])
             return
-        if source == "user" and kind in _TEXT:
-            b.input("user", _text(message.get("content")), at)
+        if source == "user" and (kind in _TEXT or kind == "HandoffMessage"):
+            self._images(message, at)
+            b.input("user", _text(message.get("content")), at)  # a user's hand-off resumes a run
             return
         if source is not None and source not in self.agents:
             self.agents.append(source)
         if kind in _TEXT or kind.startswith("StructuredMessage"):
+            self._images(message, at)
             b.text(_text(message.get("content")), at)
         elif kind == "HandoffMessage":
             self._handoff(message, at)
@@ -114,6 +117,14 @@ class _Run:
             opt_count(usage, "completion_tokens", where),
             at,
         )
+
+    def _images(self, message: dict[str, Any], at: str) -> None:
+        """A MultiModalMessage's images: the trace keeps text only."""
+        content = message.get("content")
+        if isinstance(content, list):
+            for index, part in enumerate(content):
+                if not isinstance(part, str):
+                    self.b.note(f"{at}.content[{index}]", "content part that is not text", part)
 
     def _own(self, start: int, source: str | None) -> None:
         """The v1.2 fields of the message's steps: its agent and the hand-off it ran under."""
@@ -210,8 +221,6 @@ def _text(content: Any) -> str:
         return "\n".join(p for p in content if isinstance(p, str))
     if content is None:
         return ""
-    import json  # noqa: PLC0415 - structured content only
-
     return json.dumps(content, sort_keys=True, ensure_ascii=False)
 
 
