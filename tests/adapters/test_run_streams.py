@@ -210,3 +210,12 @@ def test_autogen_user_handoff_is_an_input_and_images_are_noted() -> None:
     assert trace["steps"][0]["text"] == "A cat."
     (note,) = trace["metadata"]["adapter"]["notes"]
     assert (note["at"], note["issue"]) == ("$[1].content[1]", "content part that is not text")
+
+
+def test_codex_exec_reads_the_early_item_type_key() -> None:
+    item = {"id": "item_0", "item_type": "command_execution", "command": "ls"}
+    item.update(aggregated_output="a\n", exit_code=2, status="failed")
+    lines = [{"type": "thread.started", "thread_id": "t"}, {"type": "item.completed", "item": item}]
+    (trace,) = convert_session(BY_NAME["codex-exec"], iter(enumerate(lines, 1)), "s")
+    (call,) = trace["steps"]
+    assert (call["tool_name"], call["status"], call["error"]) == ("shell", "error", "exit code 2")

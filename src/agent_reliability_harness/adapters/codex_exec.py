@@ -92,7 +92,7 @@ class _Stream:
 
     def _map(self, item: dict[str, Any], at: str) -> None:
         b = self.b
-        kind = item.get("type")
+        kind = item.get("type", item.get("item_type"))  # `item_type` in early 0.4x builds
         if kind == "agent_message":
             b.text(opt_str(item, "text", at), at)
         elif kind == "reasoning":
