@@ -219,3 +219,12 @@ def test_codex_exec_reads_the_early_item_type_key() -> None:
     (trace,) = convert_session(BY_NAME["codex-exec"], iter(enumerate(lines, 1)), "s")
     (call,) = trace["steps"]
     assert (call["tool_name"], call["status"], call["error"]) == ("shell", "error", "exit code 2")
+
+
+def test_gemini_stream_run_cut_short_before_its_first_step_is_a_note() -> None:
+    prompt = {"type": "message", "role": "user", "content": "Next task", "ts": "2026-01-30T07:00"}
+    lines = [*mk.cli_gemini_stream.CLEAN, prompt]
+    (trace,) = convert_session(BY_NAME["gemini-stream"], iter(enumerate(lines, 1)), "s")
+    (note,) = trace["metadata"]["adapter"]["notes"]
+    assert (note["at"], note["issue"]) == ("line 10", "run cut short before its first step")
+    assert note["value"] == {"inputs": [{"role": "user", "text": "Next task"}]}

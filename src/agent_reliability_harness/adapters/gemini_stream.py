@@ -65,6 +65,7 @@ class _Run:
         self.ended = False  # its result was read
         self.chunks: list[str] = []
         self.chunk_at = ""
+        self.first_at = ""  # where its first line is
 
 
 class _Stream:
@@ -90,6 +91,7 @@ class _Stream:
             self._next_run()
         elif self.run.ended:
             self._next_run()  # what follows a result belongs to the next run
+        self.run.first_at = self.run.first_at or at
         if kind == "message" and line.get("role") == "assistant":
             self._chunk(line, at)
             return
@@ -187,13 +189,19 @@ class _Stream:
         b.metadata["status"] = line.get("status")
 
     def finish(self) -> list[dict[str, Any]]:
+        """One trace a run; a later run cut short before its first step (its prompt
+        only) is a note of the run before it, never a trace without steps."""
         self._flush_text()
-        traces = []
+        kept: list[_Run] = []
         for run in self.runs:
+            if kept and not run.b.steps and not run.b.notes:
+                issue = "run cut short before its first step"
+                kept[-1].b.note(run.first_at, issue, {"inputs": run.b.inputs})
+                continue
             if not run.ended and run.started:
                 run.b.metadata["status"] = "cut short (no result event)"
-            traces.append(run.b.build())
-        return traces
+            kept.append(run)
+        return [run.b.build() for run in kept]
 
 
 ADAPTER: Adapter = session_adapter(
