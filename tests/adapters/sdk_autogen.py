@@ -8,6 +8,8 @@ from typing import Any
 
 from autogen_agentchat.base import TaskResult
 from autogen_agentchat.messages import (
+    CodeExecutionEvent,
+    CodeGenerationEvent,
     HandoffMessage,
     ModelClientStreamingChunkEvent,
     StopMessage,
@@ -24,6 +26,7 @@ from autogen_agentchat.state import (
     TeamState,
 )
 from autogen_core import FunctionCall
+from autogen_core.code_executor import CodeBlock, CodeResult
 from autogen_core.models import (
     AssistantMessage,
     FunctionExecutionResult,
@@ -180,10 +183,34 @@ def _agent_state() -> dict[str, Any]:
     return state.model_dump(mode="json")
 
 
+def _code_run() -> dict[str, Any]:
+    code = "print(1 / 0)"
+    messages = [
+        TextMessage(source="user", content="Divide one by zero in Python.", **_fixed()),
+        CodeGenerationEvent(
+            source="coder",
+            retry_attempt=0,
+            content=f"```python\n{code}\n```",
+            code_blocks=[CodeBlock(code=code, language="python")],
+            models_usage=RequestUsage(prompt_tokens=60, completion_tokens=14),
+            **_fixed(),
+        ),
+        CodeExecutionEvent(
+            source="coder",
+            retry_attempt=0,
+            result=CodeResult(exit_code=1, output="ZeroDivisionError: division by zero"),
+            **_fixed(),
+        ),
+        TextMessage(source="coder", content="It raises ZeroDivisionError.", **_fixed()),
+    ]
+    return TaskResult(messages=messages, stop_reason=None).model_dump(mode="json")
+
+
 def extras() -> list[tuple[str, Any]]:
     return [
         ("taskresult-tools.json", _tools_run()),
         ("swarm-handoff.json", _swarm()),
         ("team-state.json", _team_state()),
         ("agent-state.json", _agent_state()),
+        ("code-executor.json", _code_run()),
     ]

@@ -228,3 +228,16 @@ def test_gemini_stream_run_cut_short_before_its_first_step_is_a_note() -> None:
     (note,) = trace["metadata"]["adapter"]["notes"]
     assert (note["at"], note["issue"]) == ("line 10", "run cut short before its first step")
     assert note["value"] == {"inputs": [{"role": "user", "text": "Next task"}]}
+
+
+def test_autogen_code_execution_exit_code_is_the_outcome() -> None:
+    (trace,) = traces("autogen/code-executor.json")
+    reply, run, answer = trace["steps"]
+    assert reply["text"].startswith("```python") and reply["input_tokens"] == 60
+    assert (run["tool_name"], run["arguments"]["code_blocks"][0]["language"]) == (
+        "execute_code",
+        "python",
+    )
+    assert (run["status"], run["error"]) == ("error", "exit code 1")
+    assert run["output"] == "ZeroDivisionError: division by zero"
+    assert answer["text"] == "It raises ZeroDivisionError."

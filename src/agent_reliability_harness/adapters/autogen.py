@@ -193,6 +193,9 @@ class _Run:
             self.code_calls += 1
             call_id = f"code-{self.code_calls}"
             blocks = message.get("code_blocks")
+            said = _text(message.get("content"))
+            if said:  # the model's reply that holds the code
+                b.text(said, at)
             b.call(call_id, "execute_code", {"code_blocks": blocks}, f"{at}.code_blocks")
             return
         result = opt_obj(message, "result", at) or {}
