@@ -68,8 +68,12 @@ ENVELOPES: tuple[Adapter, ...] = tuple(
     for name in (
         "claude-code",
         "codex-cli",
+        "codex-exec",
         "gemini-cli",
+        "gemini-stream",
         "swe-agent",
+        "atif",
+        "autogen",
         "tau-bench",
         "openhands",
         "smolagents",
@@ -252,6 +256,7 @@ CONSOLE_SPANS = "otel-genai/console"
 
 _OTEL = BY_NAME["otel-genai"]
 _AGENTS = BY_NAME["openai-agents"]
+_ATIF = BY_NAME["atif"]  # an ATIF trajectory has `steps` too: never a canonical trace
 
 
 def export_kind(value: Any) -> str | None:
@@ -302,7 +307,7 @@ def _canonical_shaped(value: Any) -> bool:
     canonical labels and nothing a transcript format claims (a chat body may carry a
     `trace_id` label next to its messages). Agents SDK span items also carry
     `trace_id`, so a span export is never taken for traces."""
-    if export_kind(value) is not None or _AGENTS.detect(value):
+    if export_kind(value) is not None or _AGENTS.detect(value) or _ATIF.detect(value):
         return False
     items = value if isinstance(value, list) else [value]
     if any(isinstance(v, dict) and "steps" in v for v in items[:1000]):
