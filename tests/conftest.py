@@ -35,8 +35,9 @@ RUNS = {
     "samples": [f"{FROZEN}/traces"],
     "mixed": ["tests/data/mixed"],
     "live": ["samples/traces"],
+    "agents": ["tests/data/agents/traces"],  # policy v1.2 `agents`: multi-agent traces
 }
-POLICIES = {"live": "samples/policy.json"}
+POLICIES = {"live": "samples/policy.json", "agents": "tests/data/agents/policy.json"}
 # A fixed version keeps golden files stable across releases.
 OPTIONS = RenderOptions(tool_version="0.0.0-test")
 

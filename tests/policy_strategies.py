@@ -197,6 +197,18 @@ def valid_policies(draw: st.DrawFn) -> dict[str, Any]:
             },
         ),
     }
+    # Policy v1.2 section 1: agent entries hold some of the sections above.
+    entry = st.fixed_dictionaries(
+        {},
+        optional={
+            key: sections[key]
+            for key in ("allowed_tools", "budgets", "sequence", "error_handling", "completion")
+        },
+    )
+    sections["agents"] = st.dictionaries(
+        st.sampled_from(["researcher", "worker-*", "*"]), entry, max_size=2
+    )
+    sections["allow_unlisted_agents"] = st.just(True)
     policy: dict[str, Any] = {"policy_id": draw(st.sampled_from(["p", "refund-v2"]))}
     for key in draw(st.lists(st.sampled_from(sorted(sections)), unique=True)):
         policy[key] = draw(sections[key])

@@ -98,6 +98,25 @@ def _flow_policy(markers: bool) -> dict[str, Any]:
     return policy
 
 
+def _v12_policy() -> dict[str, Any]:
+    """The v1.1 policy with the v1.2 keys of sections 2-4 on top: preconditions (with
+    `same`, on arguments and on outputs), an output contract, failed_when, loops and
+    unrecorded outcomes."""
+    policy = _v11_policy()
+    tools = policy["allowed_tools"]
+    tools["lookup_order"]["output"] = {"type": "object", "required": ["status"]}
+    tools["lookup_order"]["failed_when"] = [{"path": "status", "equals": "missing"}]
+    tools["search_kb"]["failed_when"] = [{"path": "", "pattern": "(?i)no results"}]
+    policy["preconditions"] = [
+        {"call": "issue_refund", "requires": "lookup_order", "same": {"order_id": "order_id"}},
+        {"call": "send_email", "requires": "search_kb", "same": {"body": "output.answer"}},
+        {"call": "issue_refund", "requires": "search_kb"},
+    ]
+    policy["error_handling"]["max_identical_repeats"] = 1
+    policy["error_handling"]["require_recorded_outcome"] = True
+    return policy
+
+
 POLICIES = [
     Policy.from_dict(SAMPLE_POLICY),
     Policy.from_dict(_strict_policy()),
@@ -107,6 +126,7 @@ POLICIES = [
 EVALUATORS = [Evaluator(policy) for policy in POLICIES]
 # The v1.1 keys of sections 2-4: chunked like the others, but not in the v1 reference.
 V11_EVALUATOR = Evaluator(Policy.from_dict(_v11_policy()))
+V12_EVALUATOR = Evaluator(Policy.from_dict(_v12_policy()))
 SETTINGS = settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -148,16 +168,18 @@ def test_every_failing_case_chunked_gives_the_whole_report(path: Path) -> None:
 def test_the_policies_exercise_every_rule() -> None:
     """The hand-written policies above (random traces, chunked) plus the fail cases cover
     every rule."""
-    applied = {rule.rule_id for e in (*EVALUATORS, V11_EVALUATOR) for rule in e.rules}
+    applied = {
+        rule.rule_id for e in (*EVALUATORS, V11_EVALUATOR, V12_EVALUATOR) for rule in e.rules
+    }
     cased = {path.parent.name for path in CASE_FILES}
     assert applied | cased == {rule.rule_id for rule in all_rules()}
 
 
 @SETTINGS
-@given(traces(), st.integers(1, 5), st.sampled_from(range(len(EVALUATORS) + 1)))
+@given(traces(), st.integers(1, 5), st.sampled_from(range(len(EVALUATORS) + 2)))
 def test_any_chunking_gives_the_whole_report(data: dict[str, Any], size: int, which: int) -> None:
     trace = Trace.from_dict(data)
-    evaluator = [*EVALUATORS, V11_EVALUATOR][which]
+    evaluator = [*EVALUATORS, V11_EVALUATOR, V12_EVALUATOR][which]
     assert _chunked(evaluator, trace, size) == _whole(evaluator, trace)
 
 

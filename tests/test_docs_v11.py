@@ -1,4 +1,4 @@
-"""docs/trajectories.md and docs/dataflow.md stay true: their `$ command` blocks are replayed
+"""docs/trajectories.md, docs/dataflow.md and docs/agents.md stay true: their `$ command` blocks are replayed
 on a copy of the samples and must print what the pages show (`ARH_UPDATE_DOCS=1` rewrites
 the outputs instead; review the diff)."""
 
@@ -16,7 +16,8 @@ from test_docs_repeated import _BLOCK, BIN, replay
 
 @pytest.mark.skipif(shutil.which("arh", path=BIN) is None, reason="needs the installed `arh`")
 @pytest.mark.parametrize(
-    ("name", "sample"), [("trajectories.md", "trajectory"), ("dataflow.md", "dataflow")]
+    ("name", "sample"),
+    [("trajectories.md", "trajectory"), ("dataflow.md", "dataflow"), ("agents.md", "agents")],
 )
 def test_documented_commands_print_what_the_page_shows(
     name: str, sample: str, tmp_path: Path

@@ -33,6 +33,7 @@ RANKS = {
     "rules": 4,
     "scoring": 5,
     "engine": 6,
+    "agent_runs": 6,  # policy v1.2 `agents`: the engine's per-agent runs
     "compare": 7,
     "render": 8,
     "pipeline": 9,

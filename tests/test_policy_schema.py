@@ -44,7 +44,10 @@ PARSER_ONLY = (
 def _resolve(node: dict[str, Any]) -> dict[str, Any]:
     ref = node.get("$ref")
     if ref is not None:
-        return _resolve(SCHEMA["$defs"][ref.rsplit("/", 1)[1]])
+        found: Any = SCHEMA
+        for part in ref.removeprefix("#/").split("/"):  # "#/$defs/x", "#/properties/x"
+            found = found[part]
+        return _resolve(found)
     return node
 
 

@@ -12,7 +12,9 @@ from agent_reliability_harness.models.report import RunReport
 from agent_reliability_harness.render import RenderOptions, get_renderer
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-CASES = [(run, name) for run in ("samples", "mixed") for name in ("md", "junit", "sarif")]
+CASES = [
+    (run, name) for run in ("samples", "mixed", "agents") for name in ("md", "junit", "sarif")
+] + [("agents", "console"), ("agents", "json")]  # policy v1.2: each finding's agent, every format
 
 
 @pytest.mark.parametrize(("run", "name"), CASES)

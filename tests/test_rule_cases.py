@@ -2,7 +2,9 @@
 
 A case states only what differs from the default policy and trace (tests/helpers.py:
 `policy`, and `steps` or `trace`), the exact multiset of expected (severity, rule_id,
-step_id) findings, and optionally the score and verdict.
+step_id) findings, and optionally the score and verdict. A finding of a policy v1.2
+agent entry is expected as (severity, rule_id, step_id, agent); three items mean a
+finding that carries no agent.
 """
 
 from __future__ import annotations
@@ -34,8 +36,9 @@ def test_rule_case(path: Path) -> None:
     if "steps" in case:
         trace["steps"] = case["steps"]
     got = report(trace, case.get("policy"))
-    found = Counter((f.severity.value, f.rule_id, f.step_id) for f in got.findings)
-    assert found == Counter(tuple(item) for item in case["expected"]), case["description"]
+    found = Counter((f.severity.value, f.rule_id, f.step_id, f.agent) for f in got.findings)
+    wanted = Counter((*item, None) if len(item) == 3 else tuple(item) for item in case["expected"])
+    assert found == wanted, case["description"]
     if "score" in case:
         assert got.score == pytest.approx(case["score"], abs=0.01), case["description"]
     if "passed" in case:

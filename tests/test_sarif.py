@@ -10,8 +10,11 @@ import jsonschema
 import pytest
 from msgspec.structs import replace
 
+from agent_reliability_harness.engine import Evaluator
 from agent_reliability_harness.models.common import Severity
+from agent_reliability_harness.models.policy import Policy
 from agent_reliability_harness.models.report import Finding, RunReport
+from agent_reliability_harness.models.trace import Trace
 from agent_reliability_harness.render import RenderOptions, sarif
 from agent_reliability_harness.rules import all_rules
 from helpers import IN_CI
@@ -29,17 +32,45 @@ def _log(run: RunReport, options: RenderOptions | None = None) -> dict[str, Any]
 
 
 def test_driver_lists_every_rule(samples_run: RunReport) -> None:
+    """Every v1/v1.1 rule; a newer rule only when the log reports it (see below)."""
     driver = _log(samples_run)["runs"][0]["tool"]["driver"]
     assert driver["name"] == "arh" and driver["version"] == "9.9.9"
     assert driver["informationUri"].startswith("https://")
-    assert [r["id"] for r in driver["rules"]] == [r.rule_id for r in all_rules()]
-    for descriptor, rule in zip(driver["rules"], all_rules(), strict=True):
+    listed = [r for r in all_rules() if r.since == "1"]
+    assert [r["id"] for r in driver["rules"]] == [r.rule_id for r in listed]
+    for descriptor, rule in zip(driver["rules"], listed, strict=True):
         assert descriptor["help"]["text"].startswith(rule.remediation.rstrip("."))
         assert descriptor["helpUri"].endswith("docs/rules.md#" + rule.rule_id.lower())
         assert descriptor["defaultConfiguration"]["level"] in {"error", "warning", "note"}
         assert len(descriptor["name"]) <= 255
         assert len(descriptor["shortDescription"]["text"]) <= 1024
         assert len(descriptor["fullDescription"]["text"]) <= 1024
+
+
+def test_a_newer_rule_is_listed_when_reported() -> None:
+    """A v1.2 rule's finding adds its descriptor after the v1/v1.1 ones; ruleIndex finds it."""
+    trace = {
+        "trace_id": "t",
+        "agent_name": "a",
+        "workflow": "w",
+        "steps": [
+            {"step_id": "s1", "type": "tool_call", "tool_name": "b"},
+            {"step_id": "s2", "type": "tool_call", "tool_name": "b"},
+        ],
+    }
+    policy = Policy.from_dict(
+        {
+            "policy_id": "p",
+            "allow_unlisted_tools": True,
+            "error_handling": {"max_identical_repeats": 1},
+        }
+    )
+    run = RunReport.build("p", (Evaluator(policy).evaluate(Trace.from_dict(trace)),))
+    log = _log(run)["runs"][0]
+    ids = [r["id"] for r in log["tool"]["driver"]["rules"]]
+    assert ids == [r.rule_id for r in all_rules() if r.since == "1"] + ["ARH-FLW-006"]
+    (result,) = log["results"]
+    assert result["ruleIndex"] == len(ids) - 1
 
 
 def test_one_result_per_finding_with_rule_index(samples_run: RunReport) -> None:

@@ -12,14 +12,23 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .models.common import Severity
+from .agent_runs import AgentPlan, AgentRuns, entry_rule
+from .models.common import Category, Severity
 from .models.policy import Policy
 from .models.report import Finding, TraceReport
 from .models.trace import Step, Trace
 from .rules import Hit, Rule, RuleContext, RuleResult, RuleState, TraceFacts, all_rules
 from .rules.base import MAX_FINDINGS
 from .rules.facts import json_number
-from .scoring import DEFAULT_FAIL_UNDER, ScorePlan, passes, round_score, trace_score
+from .scoring import (
+    DEFAULT_FAIL_UNDER,
+    ScorePlan,
+    Tally,
+    combined_scores,
+    passes,
+    round_score,
+    trace_score,
+)
 
 # The position of the "and K more" finding: after every step, so it sorts last.
 _AFTER_EVERY_STEP = 2**62
@@ -28,7 +37,13 @@ _AFTER_EVERY_STEP = 2**62
 class Evaluator:
     """A policy compiled for evaluation; reuse it for every trace of a run."""
 
-    def __init__(self, policy: Policy, fail_under: float = DEFAULT_FAIL_UNDER) -> None:
+    def __init__(
+        self,
+        policy: Policy,
+        fail_under: float = DEFAULT_FAIL_UNDER,
+        select: Callable[[Rule, Policy], bool] | None = None,
+    ) -> None:
+        """`select`: which rules apply (default: those the policy turns on)."""
         if not 0 <= fail_under <= 100:
             raise ValueError(f"fail_under must be between 0 and 100 (got {fail_under})")
         self.policy = policy
@@ -36,7 +51,7 @@ class Evaluator:
         rules = [
             (r, r.effective_severity(policy))
             for r in all_rules(policy.plugins)
-            if r.applies(policy)
+            if (r.applies(policy) if select is None else select(r, policy))
         ]
         compiled: dict[Callable[[Policy], Any], Any] = {}
         checks: list[tuple[Callable[[RuleContext], RuleResult], Rule, Severity]] = []
@@ -58,6 +73,11 @@ class Evaluator:
         self._plan = ScorePlan(self._order)
         self._watched = frozenset(policy.sequence.forbidden_tools)
         self._error_outputs = policy.error_handling.error_output_patterns or None
+        self._failed_when = policy.failed_when or None
+        # Policy v1.2 `agents`: each entry's own Evaluator (agent_runs.py).
+        self._agents = None
+        if policy.agents is not None:
+            self._agents = AgentPlan(policy, lambda p: Evaluator(p, fail_under, entry_rule))
 
     def evaluate(
         self,
@@ -79,20 +99,59 @@ class Evaluator:
 class TraceRun:
     """One trace under evaluation: its facts and each applicable class rule's state."""
 
-    __slots__ = ("ctx", "evaluator", "facts", "states")
+    __slots__ = ("agents", "ctx", "evaluator", "facts", "states")
 
     def __init__(self, evaluator: Evaluator, trace: Trace | None) -> None:
         self.evaluator = evaluator
-        self.facts = TraceFacts(watched=evaluator._watched, error_outputs=evaluator._error_outputs)
+        self.facts = facts = TraceFacts(
+            watched=evaluator._watched,
+            error_outputs=evaluator._error_outputs,
+            failed_when=evaluator._failed_when,
+        )
+        if trace is not None:
+            facts.agent_name = trace.agent_name
         self.ctx = RuleContext(trace, evaluator.policy, self.facts)
         self.states = [cls(compiled) for cls, compiled, _, _ in evaluator._states]
+        plan = evaluator._agents
+        self.agents: AgentRuns | None = None if plan is None else plan.start()
 
-    def add(self, steps: Sequence[Step], complete: bool = False) -> None:
-        """The next steps of the trace, in order (`complete`: all of them at once)."""
-        self.facts.add(steps, complete)
+    def add(
+        self, steps: Sequence[Step], complete: bool = False, agent_name: str | None = None
+    ) -> None:
+        """The next steps of the trace, in order (`complete`: all of them at once).
+        `agent_name`: the trace's, when it is known before its steps are all read."""
+        facts = self.facts
+        if agent_name is not None:
+            facts.agent_name = agent_name
+        facts.add(steps, complete)
         ctx = self.ctx
         for state in self.states:
             state.scan(ctx)
+        if self.agents is not None:
+            self.agents.add(steps, facts.start, facts.agent_name, complete)
+
+    def agent_name_fits(self, trace: Trace) -> bool:
+        """Whether the agent_name the steps were read with is the trace's (a trace read a
+        chunk at a time could name another after its steps, by repeating the key: it
+        must then be read whole)."""
+        known = self.facts.agent_name
+        return self.agents is None or known is None or known == trace.agent_name
+
+    def finish_parts(self, trace: Trace) -> tuple[list[Finding], dict[Category, Tally]]:
+        """Every rule's findings (unsorted) and the category tallies, once every step was
+        added; `trace` gives the top-level fields (its steps are not read)."""
+        evaluator, facts = self.evaluator, self.facts
+        facts.close()
+        if facts.agent_name is None:
+            facts.agent_name = trace.agent_name
+        ctx = self.ctx if self.ctx.trace is trace else RuleContext(trace, evaluator.policy, facts)
+        results = [check(ctx) for check, _, _ in evaluator._checks]
+        results += [state.finish(ctx) for state in self.states]
+        findings: list[Finding] = []
+        for (rule, severity), result in zip(evaluator._order, results, strict=True):
+            if result.hits:
+                findings += _findings(rule, severity, result.hits, result.more)
+        return findings, evaluator._plan.tallies(results)
 
     def finish(
         self,
@@ -105,17 +164,15 @@ class TraceRun:
         (its steps are not read)."""
         evaluator, facts = self.evaluator, self.facts
         policy = evaluator.policy
-        facts.close()
-        ctx = self.ctx if self.ctx.trace is trace else RuleContext(trace, policy, facts)
-        results = [check(ctx) for check, _, _ in evaluator._checks]
-        results += [state.finish(ctx) for state in self.states]
-        findings: list[Finding] = []
-        for (rule, severity), result in zip(evaluator._order, results, strict=True):
-            if result.hits:
-                findings += _findings(rule, severity, result.hits, result.more)
+        findings, tally = self.finish_parts(trace)
+        tallies = [tally]
+        if self.agents is not None:
+            more, agent_tallies = self.agents.finish(trace)
+            findings += more
+            tallies += agent_tallies
         if len(findings) > 1:
             findings.sort(key=Finding.sort_key)
-        scores = evaluator._plan.scores(results)
+        scores = combined_scores(tallies)
         score = round_score(trace_score(scores))
         coverage = facts.citation_coverage
         return TraceReport(
@@ -184,6 +241,7 @@ def rule_result(rule: Rule, trace: Trace, policy: Policy) -> RuleResult:
         trace,
         watched=frozenset(policy.sequence.forbidden_tools),
         error_outputs=policy.error_handling.error_output_patterns,
+        failed_when=policy.failed_when,
     )
     ctx = RuleContext(trace, policy, facts)
     if rule.check is not None:

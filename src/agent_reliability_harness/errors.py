@@ -23,6 +23,10 @@ class PolicyError(ArhError):
     """A policy does not follow the v1 policy contract."""
 
 
+class PluginError(ArhError):
+    """A plugin's rule raised while a trace was evaluated (docs/plugins.md)."""
+
+
 class ReportError(InputError):
     """A report (baseline or candidate) does not have the report shape."""
 

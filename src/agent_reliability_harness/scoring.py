@@ -65,7 +65,13 @@ class ScorePlan:
     def scores(self, results: Sequence[RuleResult]) -> dict[Category, float]:
         """Scores of the categories that apply to this trace, in contract order, from the
         results of the rules the plan was made for (in the same order)."""
-        out: dict[Category, float] = {}
+        return combined_scores([self.tallies(results)])
+
+    def tallies(self, results: Sequence[RuleResult]) -> dict[Category, Tally]:
+        """Per category that applies, in contract order: the coverage score, or the
+        checks and failed checks of its rules (a call failed once, whichever per-call
+        rules hit it) and whether it applies with no check."""
+        out: dict[Category, Tally] = {}
         for category, ratio, per_call, coverage, when_set in self.plan:
             if coverage is not None:  # a coverage rule alone scores its category
                 score = _coverage(results[coverage])
@@ -87,8 +93,34 @@ class ScorePlan:
                     failing.update(hit.step_index for hit in result.hits)
             total = checks + calls
             if total or when_set:
-                out[category] = _ratio(total, failed + (len(failing) if failing else 0))
+                out[category] = (total, failed + (len(failing) if failing else 0))
         return out
+
+
+# A category's coverage score, or its (checks, failed checks).
+Tally = float | tuple[int, int]
+
+
+def combined_scores(parts: Sequence[Mapping[Category, Tally]]) -> dict[Category, float]:
+    """Category scores, in contract order, of several runs of rules over one trace (the
+    policy's and, policy v1.2, each agent entry's): checks and failed checks add up; a
+    coverage score is the first run's."""
+    if len(parts) == 1:
+        only = parts[0]
+        return {c: t if isinstance(t, float) else _ratio(*t) for c, t in only.items()}
+    sums: dict[Category, Tally] = {}
+    for part in parts:
+        for category, tally in part.items():
+            before = sums.get(category)
+            if before is None:
+                sums[category] = tally
+            elif isinstance(before, tuple) and isinstance(tally, tuple):
+                sums[category] = (before[0] + tally[0], before[1] + tally[1])
+    return {
+        c: t if isinstance(t, float) else _ratio(*t)
+        for c in Category
+        if (t := sums.get(c)) is not None
+    }
 
 
 def _coverage(result: RuleResult) -> float | None:

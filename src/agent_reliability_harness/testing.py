@@ -105,11 +105,13 @@ def assert_trace(
 
 
 def _where(finding: Finding) -> str:
+    # Policy v1.2: a finding of an `agents` entry names its agent.
+    agent = "" if finding.agent is None else f", agent {finding.agent}"
     if finding.step_id is None:
-        return "trace"
+        return "trace" + agent
     if finding.step_index is None:
-        return f"step {finding.step_id}"
-    return f"step #{finding.step_index + 1} {finding.step_id}"
+        return f"step {finding.step_id}{agent}"
+    return f"step #{finding.step_index + 1} {finding.step_id}{agent}"
 
 
 def _short(value: Any, limit: int = 200) -> str:

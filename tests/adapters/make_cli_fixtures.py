@@ -18,9 +18,15 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parents[1] / "src"))
 
+import cli_agents  # noqa: E402
+import cli_atif  # noqa: E402
 import cli_claude  # noqa: E402
+import cli_claude_agents  # noqa: E402
 import cli_codex  # noqa: E402
+import cli_codex_exec  # noqa: E402
 import cli_gemini  # noqa: E402
+import cli_gemini_stream  # noqa: E402
+import cli_openhands  # noqa: E402
 import cli_runs  # noqa: E402
 import cli_swe  # noqa: E402
 import cli_swe_mini  # noqa: E402
@@ -28,14 +34,32 @@ import cli_swe_mini  # noqa: E402
 from agent_reliability_harness.adapters import BY_NAME, convert_session, to_canonical  # noqa: E402
 from agent_reliability_harness.errors import AdapterError  # noqa: E402
 
-FORMATS = ("tau-bench", "swe-agent", "claude-code", "codex-cli", "gemini-cli")
+FORMATS = (
+    "tau-bench",
+    "swe-agent",
+    "claude-code",
+    "codex-cli",
+    "gemini-cli",
+    "codex-exec",
+    "gemini-stream",
+    "atif",
+    "openhands",
+    "browser-use",
+    "letta",
+)
 SOURCES: dict[str, Any] = {
     **cli_runs.FIXTURES,
     **cli_swe.FIXTURES,
     **cli_swe_mini.FIXTURES,
     **cli_claude.FIXTURES,
+    **cli_claude_agents.FIXTURES,
     **cli_codex.FIXTURES,
     **cli_gemini.FIXTURES,
+    **cli_openhands.FIXTURES,
+    **cli_agents.FIXTURES,
+    **cli_codex_exec.FIXTURES,
+    **cli_gemini_stream.FIXTURES,
+    **cli_atif.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 

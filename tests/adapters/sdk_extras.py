@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import sdk_agents
 from scenarios import CLEAN, LOOKUP, ORDER, RETRY
 from sdk_spans import hex_ids, otel_genai
 
@@ -409,8 +410,8 @@ EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
     "anthropic-messages": anthropic_messages,
     "cohere-chat": cohere_chat,
     "google-genai": google_genai,
-    "openai-agents": lambda: openai_agents() + agents_runner(),
-    "otel-genai": otel,
+    "openai-agents": lambda: openai_agents() + agents_runner() + sdk_agents.openai_agents(),
+    "otel-genai": lambda: otel() + sdk_agents.otel_genai(),
 }
 
 

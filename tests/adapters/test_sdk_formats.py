@@ -64,7 +64,7 @@ def test_golden(path: Path) -> None:
 def test_fixtures_are_current(fmt: str) -> None:
     missing = sorted(m for m in gen.SDKS[fmt] if importlib.util.find_spec(m) is None)
     if missing:
-        if os.environ.get("CI"):
+        if os.environ.get("CI") and fmt not in gen.OUTSIDE_EXTRA:
             pytest.fail(f"SDKs missing in CI: {missing}; install the test-adapters extra")
         pytest.skip(f"SDKs not installed: {missing}")
     built = gen.build_format(fmt)

@@ -51,6 +51,7 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "html"
 SAMPLES = ("tests/data/samples/policy.json", ["tests/data/samples/traces"])
 MIXED = ("tests/data/samples/policy.json", ["tests/data/mixed"])
 XSS = ("samples/policy.json", ["tests/data/html/xss.json"])
+AGENTS = ("tests/data/agents/policy.json", ["tests/data/agents/traces"])
 CMP = "tests/compare/data"
 
 
@@ -67,6 +68,7 @@ CASES: dict[str, Callable[[], str]] = {
     "samples": lambda: streamed_html(*SAMPLES),
     "mixed": lambda: streamed_html(*MIXED),
     "xss": lambda: streamed_html(*XSS),
+    "agents": lambda: streamed_html(*AGENTS),
     "compare": _compare_page,
 }
 

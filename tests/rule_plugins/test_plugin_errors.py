@@ -139,3 +139,36 @@ def test_a_help_page_is_linked_and_must_be_https(tmp_path: Path) -> None:
         f"{PREFIX}plugin 'acme' (acme_rules) could not be imported: ValueError: rule "
         "ACME-CMP-001: help_uri must be an https:// URL (got 'http://x y')\n"
     )
+
+
+RAISING = {
+    "check": (
+        "from agent_reliability_harness.rules import Category, RuleResult, Severity, rule\n\n"
+        "@rule('BOOM-SCH-001', Category.SCHEMA, Severity.ERROR, title='t', remediation='r')\n"
+        "def check(ctx):\n    raise ZeroDivisionError('kaboom')\n"
+    ),
+    "state": (
+        "from agent_reliability_harness.rules import Category, RuleState, Severity, rule\n\n"
+        "@rule('BOOM-SCH-001', Category.SCHEMA, Severity.ERROR, title='t', remediation='r')\n"
+        "class Scan(RuleState):\n"
+        "    def scan(self, ctx):\n        raise ZeroDivisionError('kaboom')\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(RAISING))
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_rule_that_raises_stops_the_run_with_one_error(
+    tmp_path: Path, kind: str, jobs: str
+) -> None:
+    """A plugin's fault is named as the plugin's, one line and exit 1, on every executor."""
+    fake_plugin(tmp_path / "site", "boom", "boom_rules", RAISING[kind])
+    write_json(tmp_path / "policy.json", policy(["boom"]))
+    write_json(tmp_path / "trace.json", refund_trace(10))
+    args = ["validate", "--jobs", jobs, "--policy", "policy.json", "trace.json"]
+    done = arh(args, tmp_path / "site", tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stderr == (
+        "error: plugin 'boom': rule BOOM-SCH-001 raised ZeroDivisionError: kaboom on trace "
+        "'t-1' (a fault of the plugin; the run is stopped)\n"
+    )

@@ -68,9 +68,17 @@ ENVELOPES: tuple[Adapter, ...] = tuple(
     for name in (
         "claude-code",
         "codex-cli",
+        "codex-exec",
         "gemini-cli",
+        "gemini-stream",
         "swe-agent",
+        "atif",
+        "autogen",
         "tau-bench",
+        "openhands",
+        "smolagents",
+        "browser-use",
+        "letta",
         # Formats whose markers no other format writes: Cohere's tool_plan, document tool
         # content, billed_units (what OpenAI never sends), Inspect's `eval` + `samples`,
         # LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run
@@ -129,6 +137,13 @@ def detect(value: Any) -> Adapter:
     return found[0]
 
 
+def _dataset_header(value: Any) -> bool:
+    """The first line of an Invariant dataset JSONL export (AgentDojo's published runs):
+    `{"metadata": {...}}`, the dataset's own metadata, before one trace per line. It holds
+    no trace and is no error: bookkeeping of the file."""
+    return isinstance(value, dict) and len(value) == 1 and isinstance(value.get("metadata"), dict)
+
+
 def _unrecognised() -> AdapterError:
     return AdapterError(
         "unrecognised input format: no format-specific field found (a conversation of plain "
@@ -146,6 +161,8 @@ def to_canonical(
     of it) raises AdapterError instead of returning an empty trace; `auto` keeps the
     claiming format that maps clearly the most (see adapters._select)."""
     value = _joined_requests(value)
+    if _dataset_header(value):
+        return []
     if fmt == AUTO:
         # A canonical trace (or a list that holds any) is never mistaken for a transcript;
         # malformed canonical traces still reach the parser for a precise error.
@@ -239,6 +256,7 @@ CONSOLE_SPANS = "otel-genai/console"
 
 _OTEL = BY_NAME["otel-genai"]
 _AGENTS = BY_NAME["openai-agents"]
+_ATIF = BY_NAME["atif"]  # an ATIF trajectory has `steps` too: never a canonical trace
 
 
 def export_kind(value: Any) -> str | None:
@@ -289,7 +307,7 @@ def _canonical_shaped(value: Any) -> bool:
     canonical labels and nothing a transcript format claims (a chat body may carry a
     `trace_id` label next to its messages). Agents SDK span items also carry
     `trace_id`, so a span export is never taken for traces."""
-    if export_kind(value) is not None or _AGENTS.detect(value):
+    if export_kind(value) is not None or _AGENTS.detect(value) or _ATIF.detect(value):
         return False
     items = value if isinstance(value, list) else [value]
     if any(isinstance(v, dict) and "steps" in v for v in items[:1000]):

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..io import decode_json
+from ._agents import owned
 from ._values import (
     Queue,
     Usage,
@@ -65,6 +66,10 @@ class TraceBuilder:
     _usage_keys: dict[str, tuple[int, Usage]] = field(default_factory=dict)
     _unplaced: list[dict[str, Any]] = field(default_factory=list)
     _seen_inputs: set[tuple[str, str]] = field(default_factory=set)
+    # v1.2: the agent taking the steps added now, the step they run under (see _agents).
+    agent: str | None = None
+    parent_step_id: str | None = None
+    _owners: dict[int, tuple[str | None, str | None]] = field(default_factory=dict)
 
     # --- accounting -----------------------------------------------------------------
 
@@ -138,6 +143,8 @@ class TraceBuilder:
             step["metadata"] = meta
         self.steps.append(step)
         self.mapped += 1
+        if self.agent is not None or self.parent_step_id is not None:
+            self._owners[len(self.steps) - 1] = (self.agent, self.parent_step_id)
         if self._unplaced:
             for entry in self._unplaced:
                 entry["step"] = step["step_id"]
@@ -371,6 +378,7 @@ class TraceBuilder:
 
     def build(self) -> dict[str, Any]:
         self._flush()
+        agent_name = self.agent_name or self.name_hint
         adapter: dict[str, Any] = {"format": self.source, "notes": self.notes}
         adapter["mapped"] = self.mapped
         if self.skipped:
@@ -378,10 +386,10 @@ class TraceBuilder:
         trace: dict[str, Any] = {
             "schema_version": "1",
             "trace_id": self.trace_id or self.name_hint,
-            "agent_name": self.agent_name or self.name_hint,
+            "agent_name": agent_name,
             "workflow": self.workflow or self.name_hint,
             "source": self.source,
-            "steps": self.steps,
+            "steps": owned(self.steps, self._owners, agent_name),
             "metadata": {**self.metadata, "adapter": adapter},
         }
         if self.inputs:

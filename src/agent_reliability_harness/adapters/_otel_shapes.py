@@ -16,13 +16,16 @@ _STATUS = {"UNSET": 0, "OK": 1, "ERROR": 2}
 
 
 def is_console_span(value: Any) -> bool:
-    context = value.get("context") if isinstance(value, dict) else None
-    return (
-        isinstance(context, dict)
-        and "trace_id" in context
-        and "span_id" in context
-        and isinstance(value.get("attributes", {}), dict)
-    )
+    """A span as the Python SDK's console exporter writes it (`context.trace_id`), or as
+    the JavaScript SDK's `ReadableSpan` serialises (`spanContext.traceId`: what the Vercel
+    AI SDK's telemetry and JSON span dumps hold)."""
+    if not isinstance(value, dict) or not isinstance(value.get("attributes", {}), dict):
+        return False
+    context = value.get("context")
+    if isinstance(context, dict) and "trace_id" in context and "span_id" in context:
+        return True
+    context = value.get("spanContext")
+    return isinstance(context, dict) and "traceId" in context and "spanId" in context
 
 
 def console_spans(value: Any) -> list[Any] | None:
@@ -36,24 +39,15 @@ def console_spans(value: Any) -> list[Any] | None:
 
 def to_otlp(span: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the span in OTLP/JSON shape, its resource attributes as a plain object)."""
+    if "context" not in span:
+        return _js_to_otlp(span)
     context = span["context"]
     raw_status = span.get("status")
     status: dict[str, Any] = raw_status if isinstance(raw_status, dict) else {}
-    converted: dict[str, Any] = {
-        "traceId": _hex(context.get("trace_id")),
-        "spanId": _hex(context.get("span_id")),
-        "name": span.get("name"),
-        "attributes": encoded_attributes(span.get("attributes")),
-        "status": {
-            "code": _STATUS.get(str(status.get("status_code")), 0),
-            "message": status.get("description"),
-        },
-        "events": [
-            {"name": e.get("name"), "attributes": encoded_attributes(e.get("attributes"))}
-            for e in (span["events"] if isinstance(span.get("events"), list) else [])
-            if isinstance(e, dict)
-        ],
-    }
+    converted = _common(span, _STATUS.get(str(status.get("status_code")), 0))
+    converted["traceId"] = _hex(context.get("trace_id"))
+    converted["spanId"] = _hex(context.get("span_id"))
+    converted["status"]["message"] = status.get("description")
     if isinstance(span.get("parent_id"), str):
         converted["parentSpanId"] = _hex(span["parent_id"])
     for key, field in (("start_time", "startTimeUnixNano"), ("end_time", "endTimeUnixNano")):
@@ -63,6 +57,56 @@ def to_otlp(span: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     resource = span.get("resource")
     found = resource.get("attributes") if isinstance(resource, dict) else None
     return converted, found if isinstance(found, dict) else {}
+
+
+def _common(span: dict[str, Any], code: Any) -> dict[str, Any]:
+    """The name, attributes, status code and events of a span, in OTLP/JSON shape."""
+    return {
+        "name": span.get("name"),
+        "attributes": encoded_attributes(span.get("attributes")),
+        "status": {"code": code},
+        "events": [
+            {"name": e.get("name"), "attributes": encoded_attributes(e.get("attributes"))}
+            for e in (span["events"] if isinstance(span.get("events"), list) else [])
+            if isinstance(e, dict)
+        ],
+    }
+
+
+def _js_to_otlp(span: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A JavaScript `ReadableSpan`: `spanContext {traceId, spanId}`, `parentSpanId` (SDK 1.x)
+    or `parentSpanContext.spanId` (2.x), times as HrTime `[seconds, nanoseconds]`,
+    `status {code, message}` (code as OTLP's), `resource.attributes`."""
+    context = span["spanContext"]
+    raw_status = span.get("status")
+    status: dict[str, Any] = raw_status if isinstance(raw_status, dict) else {}
+    code = status.get("code")
+    converted = _common(span, code if isinstance(code, int) and code in (0, 1, 2) else 0)
+    converted["traceId"] = context.get("traceId")
+    converted["spanId"] = context.get("spanId")
+    if isinstance(status.get("message"), str):
+        converted["status"]["message"] = status["message"]
+    parent = span.get("parentSpanContext")
+    parent_id = parent.get("spanId") if isinstance(parent, dict) else span.get("parentSpanId")
+    if isinstance(parent_id, str) and parent_id:
+        converted["parentSpanId"] = parent_id
+    for key, field in (("startTime", "startTimeUnixNano"), ("endTime", "endTimeUnixNano")):
+        nanos = _hr_nanos(span.get(key))
+        if nanos is not None:
+            converted[field] = str(nanos)
+    resource = span.get("resource")
+    found = resource.get("attributes") if isinstance(resource, dict) else None
+    return converted, found if isinstance(found, dict) else {}
+
+
+def _hr_nanos(value: Any) -> int | None:
+    """Nanoseconds of an OpenTelemetry JS HrTime `[seconds, nanoseconds]`."""
+    if not isinstance(value, list) or len(value) != 2:
+        return None
+    seconds, nanos = value
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in value):
+        return None
+    return int(seconds) * 1_000_000_000 + int(nanos) if nanos < 1_000_000_000 else None
 
 
 def encoded_attributes(raw: Any) -> list[dict[str, Any]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ._agents import SpanTree
 from ._common import arr, fail, obj, opt_list, opt_str
 from ._otel_shapes import attributes_of, console_spans, hex_id, resource_spans, to_otlp
 
@@ -147,3 +148,28 @@ def ordered(
     ]
     timed.sort(key=lambda t: (t[0], t[1]))
     return [(at, s, attrs, res) for _, _, at, s, attrs, res in timed]
+
+
+def own_id(span: dict[str, Any]) -> str | None:
+    """The span's id as hex, None when it has no usable one (never an error)."""
+    raw = span.get("spanId")
+    found = hex_id(raw, 8) if isinstance(raw, str) and raw else None
+    return found if isinstance(found, str) else None
+
+
+def agent_tree(
+    timed: list[Decoded], agent: Callable[[dict[str, Any], dict[str, Any]], str | None]
+) -> SpanTree:
+    """The span tree of a trace and its agent spans (`agent(span, attributes)` names the
+    agent a span runs, or gives None for a span that is not an agent span)."""
+    tree = SpanTree()
+    for _, span, attrs, _ in timed:
+        own = own_id(span)
+        if own is None:
+            continue
+        parent = parent_id(span)
+        tree.parents[own] = parent if isinstance(parent, str) else None
+        name = agent(span, attrs)
+        if name is not None:
+            tree.agents[own] = name
+    return tree

@@ -1,6 +1,6 @@
 """The adapter registry as data: each format's name, module and capabilities, so a run
 imports an adapter's module only when it calls one of its functions (a run over canonical
-traces imports none of the 18 transcript adapters).
+traces imports none of the transcript adapters).
 tests/adapters/test_adapter_registry.py holds each row to what its module declares."""
 
 from __future__ import annotations
@@ -36,9 +36,21 @@ TRANSCRIPTS: tuple[Declared, ...] = (
     ),
     Declared("codex-cli", "codex_cli", "Codex CLI rollout JSONL sessions", session=True),
     Declared(
+        "codex-exec",
+        "codex_exec",
+        "codex exec --json event streams (thread / turn / item events)",
+        session=True,
+    ),
+    Declared(
         "gemini-cli",
         "gemini_cli",
         "gemini-cli chat recordings (conversation JSON or session JSONL)",
+        session=True,
+    ),
+    Declared(
+        "gemini-stream",
+        "gemini_stream",
+        "gemini-cli headless --output-format stream-json event streams",
         session=True,
     ),
     Declared(
@@ -49,9 +61,40 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         marked=True,
     ),
     Declared(
+        "atif",
+        "atif",
+        "ATIF agent trajectories (Harbor, Terminal-Bench; ATIF-v1.x JSON)",
+    ),
+    Declared(
+        "autogen",
+        "autogen",
+        "AutoGen AgentChat messages, TaskResult and TeamState dumps",
+    ),
+    Declared(
         "tau-bench",
         "tau_bench",
         "tau-bench result files and tau2-bench simulation results (one trace per run)",
+    ),
+    Declared(
+        "openhands",
+        "openhands",
+        "OpenHands event trajectories and evaluation output.jsonl records",
+    ),
+    Declared(
+        "smolagents",
+        "smolagents",
+        "smolagents runs: memory messages and steps, benchmark output records",
+    ),
+    Declared(
+        "browser-use",
+        "browser_use",
+        "browser-use AgentHistoryList dumps (agent history JSON)",
+    ),
+    Declared(
+        "letta",
+        "letta",
+        "Letta agent files (.af): each agent's message history",
+        suffixes=(".af",),
     ),
     Declared(
         "openinference",

@@ -46,6 +46,11 @@ class Coverage(msgspec.Struct, frozen=True):
         if self.empty or (self.steps > 0 and self.mapped >= self.noted):
             return None
         total = self.mapped + self.noted
+        if self.steps == 0 and self.noted == 0 and self.mapped > 0:  # not "N of N mapped"
+            items = "item mapped is" if self.mapped == 1 else f"{self.mapped} items mapped are"
+            text = f"no step mapped: the {items} inputs or labels, no model turn or tool call"
+            skipped = f"; {self.skipped} skipped as bookkeeping" if self.skipped else ""
+            return text + skipped
         text = f"{self.mapped} of {total} items mapped"
         if self.issues:
             shown = ", ".join(f"{issue} ({n})" for issue, n in self.issues[:_SHOWN_ISSUES])

@@ -37,6 +37,13 @@ def explicit(value: Any, name_hint: str, claimants: Callable[[Any], list[Adapter
     no item has `steps`: then the document holds no canonical trace at all and is refused
     as such, naming the transcript format it looks like."""
     items = value if isinstance(value, list) else [value]
+    if isinstance(value, dict) and "steps" in value and not _is_trace_like(value):
+        # `steps` without any trace label: a transcript format's own (an ATIF trajectory)?
+        names = [a.name for a in claimants(value)]
+        if names:
+            raise AdapterError(
+                f"not an arh transcript: it looks like {names[0]}; pass --format {names[0]}"
+            )
     if items and not any(isinstance(v, dict) and "steps" in v for v in items[:1000]):
         names = [a.name for a in claimants(value)]
         why = 'not an arh transcript: no canonical trace (no "steps")'

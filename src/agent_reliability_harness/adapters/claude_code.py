@@ -46,6 +46,8 @@ _QUEUED = "queued_command"
 _HOOK_ERRORS = ("hook_blocking_error", "hook_non_blocking_error")
 _SESSION_KEYS = ("sessionId", "session_id", "uuid", "parentUuid", "leafUuid", "messageId")
 _RUN_COST = "run total (result.total_cost_usd)"
+_TASK_TOOLS = ("Task", "Agent")  # the tool that starts a sub-agent (renamed Agent in 2.1)
+_SUBAGENT = "sub-agent"  # a sub-agent whose Task call names no subagent_type
 
 
 def _is_content(line: Any) -> bool:
@@ -107,6 +109,11 @@ class _Session:
         self.meta: dict[str, Any] = {}  # its step metadata (model, response id, sidechain)
         self.file_sidechain: bool | None = None
         self.run_cost: float | None = None
+        # Trace v1.2: Task calls (call id -> subagent_type, prompt), the owner (agent, Task
+        # call) of each inline sub-agent line by uuid, and that of the line being read.
+        self.tasks: dict[str, tuple[str | None, Any]] = {}
+        self.chains: dict[str, tuple[str | None, str | None]] = {}
+        self.owner: tuple[str | None, str | None] = (None, None)
 
     def feed(self, at: str, line: Any) -> None:
         b = self.b
@@ -132,6 +139,7 @@ class _Session:
                 self.seen.add(line["uuid"])
             self._labels(line, at)
             meta = self._step_meta(line)
+            self.owner = self._owner(line)
             if kind == "assistant":
                 self._assistant(line["message"], at, meta)
             else:
@@ -199,6 +207,31 @@ class _Session:
             return {"sidechain": True, "parent_tool_use_id": parent}
         return {}
 
+    def _owner(self, line: dict[str, Any]) -> tuple[str | None, str | None]:
+        """The sub-agent that wrote a line and the Task call it ran under (trace v1.2): the
+        Agent SDK names the call (`parent_tool_use_id`); inline sidechain lines continue
+        their chain (`parentUuid`), and a chain starts under the open Task call given its
+        prompt (else the latest open one)."""
+        parent = line.get("parent_tool_use_id")
+        agent_id = line.get("agentId") if isinstance(line.get("agentId"), str) else None
+        if isinstance(parent, str):
+            return self.tasks.get(parent, (agent_id, None))[0] or _SUBAGENT, parent
+        if not line.get("isSidechain") or self.file_sidechain:
+            return None, None
+        up = line.get("parentUuid")
+        owner = self.chains.get(up) if isinstance(up, str) else None
+        if owner is None:
+            message = line.get("message")
+            prompt = message.get("content") if isinstance(message, dict) else None
+            open_tasks = [c for c in self.tasks if self.b.is_open(c)]
+            called = [c for c in open_tasks if self.tasks[c][1] == prompt] or open_tasks[-1:]
+            task = called[0] if called else None
+            name = self.tasks[task][0] if task is not None else None
+            owner = (name or agent_id or _SUBAGENT, task)
+        if isinstance(line.get("uuid"), str):
+            self.chains[line["uuid"]] = owner
+        return owner
+
     def _assistant(self, message: dict[str, Any], at: str, side: dict[str, Any]) -> None:
         b = self.b
         key = opt_str(message, "id", at) or f"({at})"
@@ -207,6 +240,7 @@ class _Session:
             self._close_text()
             b.end_turn(**self.meta)  # what the last message left (reasoning, usage) stays there
             self.message, self.meta = key, meta
+            b.agent, b.parent_step_id = self.owner  # what closed above was the last one's
         self.first.setdefault(key, len(b.steps))
         content = message.get("content")
         if isinstance(content, str):
@@ -236,6 +270,13 @@ class _Session:
         if isinstance(kind, str) and kind.endswith("tool_use"):
             server = True if kind != "tool_use" else None
             call_id, name = opt_str(block, "id", at), opt_str(block, "name", at)
+            args = block.get("input")
+            if name in _TASK_TOOLS and call_id and isinstance(args, dict):
+                kind_of = args.get("subagent_type")
+                self.tasks[call_id] = (
+                    kind_of if isinstance(kind_of, str) else None,
+                    args.get("prompt"),
+                )
             b.call(call_id, name, block.get("input"), f"{at}.input", server_tool=server, **meta)
         elif isinstance(kind, str) and kind.endswith("tool_result"):
             self._tool_result(block, at)

@@ -6,24 +6,30 @@ their outputs, paired by call_id); `event_msg` token_count lines carry usage.
 
 from __future__ import annotations
 
-import re
 from typing import Any, NamedTuple
 
-from ..errors import InputError
-from ..io import decode_json
-from ._common import TraceBuilder, opt_amount, opt_count, opt_obj, opt_str
+from ._codex_outputs import TEXT_PARTS, parse_output, texts
+from ._common import TraceBuilder, opt_count, opt_obj, opt_str
 from ._sessions import session_adapter
 from ._values import set_status
 from .base import Adapter
 
 NAME = "codex-cli"
 _LINE_TYPES = ("session_meta", "response_item", "event_msg", "turn_context", "compacted")
-_TEXT_PARTS = ("input_text", "output_text", "text", "summary_text", "reasoning_text")
 # Items that record the session's machinery, not its run: undo snapshots, compaction.
 _BOOKKEEPING_ITEMS = ("ghost_snapshot", "compaction", "compaction_summary", "context_compaction")
+# Items a model request produces (a message only when the assistant's).
+_MODEL_ITEMS = frozenset(
+    (
+        "message",
+        "reasoning",
+        "function_call",
+        "custom_tool_call",
+        "local_shell_call",
+        "web_search_call",
+    )
+)
 _FAILED = "model request failed"  # the error text of an error that holds no message
-_EXIT_CODE = re.compile(r"^(?:Exit code: |Process exited with code )(-?\d{1,10})\s*$", re.MULTILINE)
-_WALL_TIME = re.compile(r"^Wall time: ([0-9]{1,9}(?:\.[0-9]{1,9})?) seconds\s*$", re.MULTILINE)
 
 
 class _Exit(NamedTuple):
@@ -74,6 +80,10 @@ class _Rollout:
         self.turn_start = 0
         self.turn_failed = False  # an error of the current turn (since task_started) is mapped
         self.total: tuple[int, int] | None = None
+        # Codex 0.40 writes a request's token_count before the request's items, other
+        # versions after them: decided at the first usage, when no model item came yet.
+        self.usage_first: bool | None = None
+        self.request_items = 0  # model items (reasoning, text, calls) since the last usage
         self.model: str | None = None
         self.meta_seen = False
 
@@ -126,13 +136,19 @@ class _Rollout:
     def _item(self, item: dict[str, Any], at: str) -> None:
         b = self.b
         kind = item.get("type")
+        if (
+            isinstance(kind, str)
+            and kind in _MODEL_ITEMS
+            and item.get("role") in (None, "assistant")
+        ):
+            self.request_items += 1
         if kind == "message":
             self._message(item, at)
         elif kind == "reasoning":
-            texts = _texts(item.get("summary")) + _texts(item.get("content"))
-            for text in texts:
+            thoughts = texts(item.get("summary")) + texts(item.get("content"))
+            for text in thoughts:
                 b.reasoning(text, at)
-            if not texts:
+            if not thoughts:
                 b.reasoning(None, at)  # encrypted_content only
         elif kind in ("function_call", "custom_tool_call", "local_shell_call", "web_search_call"):
             self._call(item, kind, at)
@@ -146,11 +162,11 @@ class _Rollout:
     def _message(self, item: dict[str, Any], at: str) -> None:
         role = item.get("role")
         content = item.get("content")
-        text = content if isinstance(content, str) else "".join(_texts(content))
+        text = content if isinstance(content, str) else "".join(texts(content))
         noted = len(self.b.notes)
         if isinstance(content, list):
             for index, part in enumerate(content):
-                if not (isinstance(part, dict) and part.get("type") in _TEXT_PARTS):
+                if not (isinstance(part, dict) and part.get("type") in TEXT_PARTS):
                     self.b.note(f"{at}.content[{index}]", "content part that is not text", part)
         if role == "assistant":
             if text:
@@ -183,7 +199,7 @@ class _Rollout:
 
     def _output(self, item: dict[str, Any], at: str) -> None:
         call_id = opt_str(item, "call_id", at)
-        output, failed, error, seconds = _parse_output(item.get("output"))
+        output, failed, error, seconds = parse_output(item.get("output"))
         paired = self.b.result(call_id, output, at, is_error=failed, error=error)
         index = self.calls.get(call_id or "")
         if not paired or index is None:
@@ -264,6 +280,14 @@ class _Rollout:
         if not any(used):
             self.b.skip(at, "token_count repeating the running total")
             return
+        if self.usage_first is None:
+            self.usage_first = self.request_items == 0 and len(self.b.steps) == self.turn_start
+        self.request_items = 0
+        if self.usage_first:  # the previous request is over; this usage waits for its step
+            self.b.end_turn(model=self.model)
+            self.turn_start = len(self.b.steps)
+            self.b.tokens(self.turn_start, used[0], used[1], at)
+            return
         self.b.tokens(self.turn_start, used[0], used[1], at)
         self.b.end_turn(model=self.model)  # the request is over: its reasoning stays with it
         self.turn_start = len(self.b.steps)
@@ -325,54 +349,6 @@ def _error_of(error: Any, at: str) -> tuple[str, dict[str, Any]] | None:
 
 def _count(usage: dict[str, Any] | None, key: str, at: str) -> int | None:
     return opt_count(usage, key, f"{at}.last_token_usage")
-
-
-def _texts(parts: Any) -> list[str]:
-    if isinstance(parts, str):
-        return [parts] if parts else []
-    if not isinstance(parts, list):
-        return []
-    return [
-        p["text"]
-        for p in parts
-        if isinstance(p, dict) and p.get("type") in _TEXT_PARTS and isinstance(p.get("text"), str)
-    ]
-
-
-def _parse_output(raw: Any) -> tuple[Any, bool | None, str | None, float | None]:
-    """(output, failed, error, seconds) of a call output. Codex wrote shell results as a
-    JSON string {output, metadata: {exit_code, duration_seconds}}, later as text that
-    starts with "Exit code: N" and "Wall time: S seconds"."""
-    if isinstance(raw, list):
-        texts = _texts(raw)
-        return ("\n".join(texts) if len(texts) == len(raw) else raw), None, None, None
-    if isinstance(raw, dict):
-        failed = raw.get("success") is False if "success" in raw else None
-        content = raw.get("content", raw)
-        return content, failed, ("tool reported failure" if failed else None), None
-    if not isinstance(raw, str):
-        return raw, None, None, None
-    if raw.startswith("{"):
-        try:
-            decoded = decode_json(raw)
-        except InputError:
-            decoded = None
-        meta = decoded.get("metadata") if isinstance(decoded, dict) else None
-        if isinstance(meta, dict) and "output" in decoded:
-            code = meta.get("exit_code")
-            seconds = opt_amount(meta, "duration_seconds", "output.metadata")
-            if isinstance(code, int) and not isinstance(code, bool):
-                failed = code != 0
-                return decoded["output"], failed, f"exit code {code}" if failed else None, seconds
-            return decoded["output"], None, None, seconds
-    head = raw[:2000]
-    found = _EXIT_CODE.search(head)
-    wall = _WALL_TIME.search(head)
-    seconds = float(wall.group(1)) if wall else None
-    if found:
-        code = int(found.group(1))
-        return raw, code != 0, f"exit code {code}" if code != 0 else None, seconds
-    return raw, None, None, seconds
 
 
 ADAPTER: Adapter = session_adapter(

@@ -10,6 +10,7 @@ from typing import Any
 from ..errors import AdapterError
 from . import inspect_zip
 from ._common import TraceBuilder, add_counts, obj, opt_count, opt_list, opt_obj, opt_str
+from ._values import set_status
 from .base import Adapter
 
 NAME = "inspect"
@@ -55,12 +56,15 @@ def _sample(spec: dict[str, Any], sample: dict[str, Any], at: str) -> dict[str, 
     for key in ("uuid", "epoch", "target", "limit"):
         if sample.get(key) is not None:
             b.metadata[key] = sample[key]
-    usage = _usage_by_message(sample, at)
+    messages = opt_list(sample, "messages", at)
+    events, events_at = _events(sample, at)
+    direct = _direct(messages, events)
+    usage = {} if direct else _usage_by_message(sample, at)
     # Messages are matched to model calls by id where the log has ids (an assistant
     # message in the sample's input came from no call), else in order.
     by_id = any(isinstance(k, str) for k in usage)
     turn = 0
-    for index, raw in enumerate(opt_list(sample, "messages", at)):
+    for index, raw in enumerate(messages):
         where = f"{at}.messages[{index}]"
         message = obj(raw, where)
         role = message.get("role")
@@ -81,6 +85,8 @@ def _sample(spec: dict[str, Any], sample: dict[str, Any], at: str) -> dict[str, 
             _tool(b, message, where)
         else:
             b.note(where, "message with an unknown role", message)
+    if direct:
+        _event_steps(b, events, events_at)
     b.labels({"task_id": task_id, "outcome": _outcome(sample.get("scores"))}, at)
     error = sample.get("error")
     if isinstance(error, dict):
@@ -133,6 +139,50 @@ def _usage_by_message(sample: dict[str, Any], at: str) -> dict[Any, dict[str, An
         found[turn] = entry
         turn += 1
     return found
+
+
+def _direct(messages: list[Any], events: list[Any]) -> bool:
+    """A solver that calls the model itself (`get_model().generate()`) leaves the prompt
+    alone in `messages` (and `output.choices` empty): its model turns are the model events."""
+    for message in messages:
+        turn = isinstance(message, dict) and message.get("role") in ("assistant", "tool")
+        if turn and message.get("source") != "input":
+            return False
+    return any(isinstance(e, dict) and e.get("event") == "model" for e in events)
+
+
+def _event_steps(b: TraceBuilder, events: list[Any], where: str) -> None:
+    """The steps of a sample whose messages hold no model turn: each model event's output
+    message (with its usage and time), each tool event's result (a ToolEvent: `id`,
+    `function`, `result`, `error`)."""
+    for index, event in enumerate(events):
+        at = f"{where}[{index}]"
+        kind = event.get("event") if isinstance(event, dict) else None
+        if kind == "model":
+            output = opt_obj(event, "output", at) or {}
+            choices = output.get("choices")
+            first = choices[0] if isinstance(choices, list) and choices else None
+            message = first.get("message") if isinstance(first, dict) else None
+            if isinstance(message, dict):
+                entry = {"output": output, "at": at}
+                _assistant(b, message, f"{at}.output.choices[0].message", entry)
+            elif isinstance(event.get("error"), str):
+                set_status(
+                    b.steps[b.text(None, at, model=event.get("model"))], event["error"], True
+                )
+            else:
+                b.note(at, "model event without an output message", output)
+        elif kind == "tool":
+            error = opt_obj(event, "error", at)
+            text = opt_str(error, "message", f"{at}.error") if error else None
+            b.result(
+                opt_str(event, "id", at),
+                _text(b, event.get("result"), f"{at}.result", "\n"),
+                at,
+                error=(text or "tool error") if error else None,
+                is_error=error is not None,
+                name=opt_str(event, "function", at),
+            )
 
 
 def _events(sample: dict[str, Any], at: str) -> tuple[list[Any], str]:

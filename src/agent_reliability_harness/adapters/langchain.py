@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import langsmith_runs
+from ._agents import handoff
 from ._common import TraceBuilder, fail
 from .base import Adapter
 from .langchain_messages import add_message, message
@@ -55,10 +56,25 @@ def convert(value: Any, name_hint: str) -> list[Any]:
     b = TraceBuilder(NAME, name_hint)
     _config(b, value)
     for index, raw in enumerate(items):
+        _speaker(b, raw)
         add_message(b, raw, f"{where}[{index}]", set())
     if where == "messages":  # state values: labels written next to the messages
         b.labels(value)
     return [b.build()]
+
+
+def _speaker(b: TraceBuilder, raw: Any) -> None:
+    """Trace v1.2: an AI message's `name` is the agent that wrote it (LangGraph's agents
+    name their messages); its steps run under the latest hand-off to that agent."""
+    found = message(raw)
+    if found is None:
+        return
+    kind, fields = found
+    if kind != "ai" and not (kind == "chat" and fields.get("role") == "assistant"):
+        return
+    name = fields.get("name")
+    b.agent = name if isinstance(name, str) and name else None
+    b.parent_step_id = handoff(b.steps, b.agent) if b.agent is not None else None
 
 
 def _config(b: TraceBuilder, value: Any) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._agents import SpanTree
 from ._common import TraceBuilder, fail, first, obj, opt_list, opt_str
 from .base import Adapter
 from .langfuse_fields import (
@@ -156,8 +157,11 @@ def _trace(
     ]
     claims = _claims(ordered)
     answered = set(claims.values())
+    tree = SpanTree.of([(_id(o.get("id")), _parent(o), _agent(o)) for _, o in observations])
     for at, item in ordered:
         kind = item.get("type")
+        b.agent, b.parent_step_id = tree.owner(_id(item.get("id")))
+        before = len(b.steps)
         if kind == "GENERATION":
             _inputs(b, item.get("input"), f"{at}.input", answered)
             _generation(b, item, at, claims, carried[at][0] if at in carried else at)
@@ -174,7 +178,14 @@ def _trace(
                 b.skip(at, f"{kind} observation (structure)")
         else:
             b.note(at, f"{kind} observation is not a step", _summary(item))
+        tree.produced(_id(item.get("id")), before, b.steps)
     return b.build()
+
+
+def _agent(item: dict[str, Any]) -> str | None:
+    """The agent an AGENT observation runs: its name (None for other observations)."""
+    name = item.get("name")
+    return None if item.get("type") != "AGENT" else name if isinstance(name, str) else "agent"
 
 
 def _id(value: Any) -> str | None:

@@ -9,8 +9,10 @@ from datetime import datetime
 from typing import Any
 
 from ..models.common import is_number
+from ._agents import SpanTree, handoff
 from ._common import TraceBuilder, fail, obj, opt_count, opt_str
 from .langchain_messages import add_input, add_message, message
+from .langsmith_payloads import batch_runs, is_batch, openai_choice, openai_output
 
 NAME = "langchain"
 RUN_TYPES = ("llm", "chat_model", "tool", "chain", "retriever", "embedding", "prompt", "parser")
@@ -40,6 +42,8 @@ def _items(value: Any) -> list[Any] | None:
         return value
     if isinstance(value, dict) and isinstance(value.get("runs"), list):
         return list(value["runs"])
+    if is_batch(value):
+        return batch_runs(value)
     return [value] if isinstance(value, dict) else None
 
 
@@ -92,9 +96,14 @@ def _trace(key: str, runs: list[Located], hint: str, repeats: list[Located]) -> 
     ordered = sorted(enumerate(runs), key=lambda p: (str(p[1][1].get("start_time") or ""), p[0]))
     failing = _failing_ancestors(runs)
     executed = _executed(runs)
+    tree = _graphs(runs, {_id(run.get("id")) for _, run in roots})
     for _, (at, run) in ordered:
         kind = run.get("run_type")
+        own = _id(run.get("id"))
+        before = _owner(b, tree, own)
         if kind in ("llm", "chat_model"):
+            if any(run is r for _, r in roots):
+                _root_prompt(b, run, at)
             _llm(b, run, at, executed)
         elif kind in ("tool", "retriever"):
             _tool(b, run, at)
@@ -108,7 +117,49 @@ def _trace(key: str, runs: list[Located], hint: str, repeats: list[Located]) -> 
             b.skip(at, _SKIPPED[kind])
         else:
             b.note(at, f"{kind} run is not a step", {"name": run.get("name"), "run_type": kind})
+        tree.produced(own, before, b.steps)
     return b.build()
+
+
+def _depth(run: dict[str, Any]) -> int:
+    """How deep in nested graphs LangGraph ran the run (`langgraph_checkpoint_ns`)."""
+    extra = run.get("extra")
+    meta = extra.get("metadata") if isinstance(extra, dict) else None
+    space = meta.get("langgraph_checkpoint_ns") if isinstance(meta, dict) else None
+    return len(space.split("|")) if isinstance(space, str) and space else 0
+
+
+def _graphs(runs: list[Located], roots: set[str | None]) -> SpanTree:
+    """The agents of a LangGraph run tree: a run whose children run one graph level deeper
+    is a graph's run (a sub-graph node, or a graph a tool invoked), named by the graph
+    (its node's name when the graph kept LangGraph's default name). The root's graph is
+    the trace's agent, not one of several."""
+    by_id = {_id(run.get("id")): run for _, run in runs}
+    graphs: dict[str | None, str] = {}
+    for _, run in runs:
+        up = by_id.get(_id(run.get("parent_run_id")))
+        own = _id(up.get("id")) if up is not None else None
+        if up is None or own in roots or _depth(run) <= _depth(up):
+            continue
+        name, extra = up.get("name"), up.get("extra")
+        meta = extra.get("metadata") if isinstance(extra, dict) else None
+        node = meta.get("langgraph_node") if isinstance(meta, dict) else None
+        if name == "LangGraph" or not isinstance(name, str):
+            name = node if isinstance(node, str) else name
+        graphs[own] = name if isinstance(name, str) and name else "agent"
+    return SpanTree.of([(i, _id(r.get("parent_run_id")), graphs.get(i)) for i, r in by_id.items()])
+
+
+def _owner(b: TraceBuilder, tree: SpanTree, own: str | None) -> int:
+    """Set the agent and parent of the run's steps; an agent graph no tool call ran starts
+    under the latest hand-off to it (_agents.handoff). Returns the step count before."""
+    b.agent, b.parent_step_id = tree.owner(own)
+    home = tree.home(own)
+    if b.agent is not None and b.parent_step_id is None and home is not None:
+        b.parent_step_id = handoff(b.steps, tree.agents[home])
+        if b.parent_step_id is not None:
+            tree.links[home] = b.parent_step_id
+    return len(b.steps)
 
 
 def _id(value: Any) -> str | None:
@@ -219,7 +270,9 @@ def _llm(b: TraceBuilder, run: dict[str, Any], at: str, executed: set[str]) -> N
     generation = choices[0] if choices and isinstance(choices[0], dict) else None
     for extra_at in range(1, len(choices)):
         b.note(f"{at}.outputs.generations[0][{extra_at}]", "extra generation", choices[extra_at])
-    if generation is not None and generation.get("message") is not None:
+    if generation is None and isinstance(outputs, dict) and openai_choice(outputs) is not None:
+        openai_output(b, outputs, at)
+    elif generation is not None and generation.get("message") is not None:
         add_message(
             b, generation["message"], f"{at}.outputs.generations[0][0].message", executed, True
         )
@@ -238,6 +291,19 @@ def _llm(b: TraceBuilder, run: dict[str, Any], at: str, executed: set[str]) -> N
     b.measure(start, latency_ms=_latency(b, run, at), cost_usd=_cost(run), model=model)
     if run.get("error") is not None:
         b.note(f"{at}.error", "llm run recorded an error", _error(run["error"]))
+
+
+def _root_prompt(b: TraceBuilder, run: dict[str, Any], at: str) -> None:
+    """A model call traced on its own (`wrap_openai`: the llm run is the root): the
+    system, developer and user messages it was sent (`inputs.messages`, OpenAI's shape)
+    are the run's inputs."""
+    inputs = run.get("inputs")
+    messages = inputs.get("messages") if isinstance(inputs, dict) else None
+    for index, raw in enumerate(messages if isinstance(messages, list) else []):
+        role = raw.get("role") if isinstance(raw, dict) else None
+        content = raw.get("content") if isinstance(raw, dict) else None
+        if role in ("system", "developer", "user") and isinstance(content, str):
+            b.input(str(role), content, f"{at}.inputs.messages[{index}]")
 
 
 def _cost(run: dict[str, Any]) -> float | None:
@@ -281,14 +347,7 @@ def _model(run: dict[str, Any]) -> str | None:
 def _tool(b: TraceBuilder, run: dict[str, Any], at: str) -> None:
     kind = run.get("run_type")
     call_id = _call_id(run) if kind == "tool" else None
-    inputs = run.get("inputs")
-    index = b.call(
-        call_id or opt_str(run, "id", at),
-        opt_str(run, "name", at),
-        inputs,
-        f"{at}.inputs",
-        kind=kind,
-    )
+    name = opt_str(run, "name", at)
     outputs = run.get("outputs") if isinstance(run.get("outputs"), dict) else {}
     message = _output_message(run)
     output: Any
@@ -300,6 +359,25 @@ def _tool(b: TraceBuilder, run: dict[str, Any], at: str) -> None:
         output = outputs.get(key) if isinstance(outputs, dict) else None
         failed = False
     error = _error(run["error"]) if run.get("error") is not None else None
+    asked = _asked(b, name) if kind == "tool" and call_id is None else None
+    if asked is not None:  # a traced function the model's call ran (no call id on the run)
+        b.result(None, output, at, error=error, is_error=failed or error is not None, name=name)
+        b.measure(asked, latency_ms=_latency(b, run, at))
+        return
+    index = b.call(
+        call_id or opt_str(run, "id", at), name, run.get("inputs"), f"{at}.inputs", kind=kind
+    )
     # The run holds its own outcome (a failed ToolMessage without a run error: its output).
     b.settle(index, output, error=error, is_error=failed or error is not None)
     b.measure(index, latency_ms=_latency(b, run, at))
+
+
+def _asked(b: TraceBuilder, name: str | None) -> int | None:
+    """The model's call (an OpenAI tool call of a traced completion) that a tool run without
+    a call id answers: the oldest unanswered call of its name."""
+    if not name or not b.is_open(None, name):
+        return None
+    for index, step in enumerate(b.steps):
+        if step.get("tool_name") == name and step["type"] == "tool_call" and "output" not in step:
+            return index
+    return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from ._agents import SpanTree
 from ._common import TraceBuilder, arr, fail, obj, opt_count, opt_obj, opt_str, text_parts
 from .base import Adapter
 
@@ -75,29 +76,61 @@ def _trace(
     if head:
         b.mark("trace")
     agents: list[str] = []
+    tree = _tree(ordered)
+    handoffs: dict[str, str] = {}  # receiving agent -> the step that handed off to it
     for _, (at, span) in ordered:
         if span.get("object") != "trace.span":
             b.note(at, "item that is neither a trace nor a span", span)
             continue
         data = obj(span.get("span_data"), f"{at}.span_data")
         kind = data.get("type")
+        span_id = span.get("id") if isinstance(span.get("id"), str) else None
+        b.agent, b.parent_step_id = tree.owner(span_id)
+        before = len(b.steps)
         if kind == "agent":
             name = opt_str(data, "name", f"{at}.span_data")
             if name and name not in agents:
                 agents.append(name)
+            if name in handoffs and span_id is not None:
+                tree.links[span_id] = handoffs.pop(name)
             b.mark(at)
         elif kind == "function":
             _function(b, span, data, at)
         elif kind in ("generation", "response"):
             _model(b, span, data, at)
         else:
+            _handoff(b, data, handoffs)
             _other(b, data, str(kind) if kind else None, at)
+        tree.produced(span_id, before, b.steps)
         if kind != "function" and span.get("error") is not None:
             b.note(f"{at}.error", f"{kind} span recorded an error", span["error"])
     if agents:
         b.agent_name = agents[0]
         b.metadata["agents"] = agents
     return b.build()
+
+
+def _tree(ordered: list[tuple[int, tuple[str, dict[str, Any]]]]) -> SpanTree:
+    """The span tree and its agent spans (`parent_id`; agent spans name their agent)."""
+    tree = SpanTree()
+    for _, (_, span) in ordered:
+        span_id, parent = span.get("id"), span.get("parent_id")
+        if not isinstance(span_id, str):
+            continue
+        tree.parents[span_id] = parent if isinstance(parent, str) else None
+        data = span.get("span_data")
+        if isinstance(data, dict) and data.get("type") == "agent":
+            name = data.get("name")
+            tree.agents[span_id] = name if isinstance(name, str) and name else "agent"
+    return tree
+
+
+def _handoff(b: TraceBuilder, data: dict[str, Any], handoffs: dict[str, str]) -> None:
+    """A hand-off span: the receiving agent's next agent span runs under the last step
+    taken before it (the model turn of the handing-off agent that chose it)."""
+    target = data.get("to_agent")
+    if data.get("type") == "handoff" and isinstance(target, str) and b.steps:
+        handoffs[target] = b.steps[-1]["step_id"]
 
 
 def _other(b: TraceBuilder, data: dict[str, Any], kind: str | None, at: str) -> None:

@@ -37,6 +37,7 @@ def convert(value: Any, name_hint: str) -> list[Any]:
 def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
     b = TraceBuilder(NAME, hint, trace_id=key or None)
     timed = _otlp.ordered(spans)
+    tree = _otlp.agent_tree(timed, _agent_span)
     wrappers = _wrappers(timed)
     timed = [entry for entry in timed if entry[0] not in wrappers]
     for at in wrappers:
@@ -51,6 +52,9 @@ def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
             if isinstance(attrs.get(attr), str):
                 b.metadata.setdefault(meta, attrs[attr])
         kind = attrs.get(KIND)
+        own = _otlp.own_id(span)
+        b.agent, b.parent_step_id = tree.owner(own, _agent_name(attrs))
+        before = len(b.steps)
         if kind == "LLM":
             _inputs(b, attrs, at, seen_inputs, answered)
             _llm(b, span, attrs, at, executed.calls.get(at, set()))
@@ -63,7 +67,22 @@ def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
                 f"{kind} span" if isinstance(kind, str) else "span without openinference.span.kind"
             )
             b.note(at, f"{what} is not a step", {"name": span.get("name"), "kind": kind})
+        tree.produced(own, before, b.steps)
     return b.build()
+
+
+def _agent_name(attrs: dict[str, Any]) -> str | None:
+    name = attrs.get("agent.name")
+    return name if isinstance(name, str) and name else None
+
+
+def _agent_span(span: dict[str, Any], attrs: dict[str, Any]) -> str | None:
+    """The agent an AGENT span runs: `agent.name`, else the span's name (as the trace's
+    agent_name is read); None for other spans."""
+    if attrs.get(KIND) != "AGENT":
+        return None
+    name = _agent_name(attrs) or span.get("name")
+    return name if isinstance(name, str) and name else "agent"
 
 
 def _wrappers(timed: list[_otlp.Decoded]) -> set[str]:

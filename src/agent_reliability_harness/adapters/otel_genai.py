@@ -21,6 +21,7 @@ from ._otel_legacy import (
     legacy_tool_results,
 )
 from ._otel_shapes import attributes_of, console_spans, resource_spans
+from ._otel_vercel import vercel_attributes
 from .base import Adapter
 
 NAME = "otel-genai"
@@ -48,8 +49,12 @@ def convert(value: Any, name_hint: str) -> list[Any]:
 
 def _span_attributes(span: dict[str, Any]) -> dict[str, Any]:
     """The span's attributes, completed by those of its operation-details event (v1.37+
-    lets instrumentations record the messages there)."""
+    lets instrumentations record the messages there) and by the GenAI reading of the
+    Vercel AI SDK's `ai.*` attributes."""
     own = attributes_of(span.get("attributes"))
+    vercel = vercel_attributes(own)
+    if vercel:  # the Vercel AI SDK's ai.* attributes, where no GenAI one says the same
+        own = {**vercel, **own}
     details = event_attributes(span)
     return {**details, **own} if details else own
 
@@ -67,10 +72,14 @@ def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
             executed.add(call_id)
     answered: set[str] = set()
     tool_steps: dict[str, int] = {}  # call id -> step of its execute_tool span
+    tree = _otlp.agent_tree(timed, _agent_span)
     for at, span, attrs, resource in timed:
         if "service.name" in resource and "service" not in b.metadata:
             b.metadata["service"] = resource["service.name"]
         op = _operation(attrs)
+        own = _otlp.own_id(span)
+        b.agent, b.parent_step_id = tree.owner(own, _agent_name(attrs))
+        before = len(b.steps)
         if op == "execute_tool":
             index = _tool(b, span, attrs, at)
             tool_steps.setdefault(b.steps[index]["step_id"], index)
@@ -90,6 +99,7 @@ def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
                 "span without a mapped gen_ai.operation.name is not a step",
                 {"name": span.get("name"), "operation": op},
             )
+        tree.produced(own, before, b.steps)
         workflow = attrs.get("gen_ai.workflow.name")
         if isinstance(workflow, str) and b.workflow is None:
             b.workflow = workflow
@@ -97,6 +107,21 @@ def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
         if isinstance(conversation, str):
             b.metadata.setdefault("conversation_id", conversation)
     return b.build()
+
+
+def _agent_name(attrs: dict[str, Any]) -> str | None:
+    """The agent a span records (`gen_ai.agent.name`, else `gen_ai.agent.id`)."""
+    for key in ("gen_ai.agent.name", "gen_ai.agent.id"):
+        value = attrs.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _agent_span(span: dict[str, Any], attrs: dict[str, Any]) -> str | None:
+    """The agent an invoke_agent span runs (None for other spans, and for an agent span
+    that names no agent)."""
+    return _agent_name(attrs) if attrs.get("gen_ai.operation.name") == "invoke_agent" else None
 
 
 def _operation(attrs: dict[str, Any]) -> Any:

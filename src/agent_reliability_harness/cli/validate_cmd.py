@@ -37,8 +37,8 @@ def add_parser(subparsers: Any) -> None:
         help=COMMANDS["validate"][1],
         description="Validate traces against a policy, score them and write reports. "
         "PATH is a trace file (object or array), a .jsonl file, a directory "
-        "(walked for *.json, *.jsonl, and the *.traj, *.pb, *.binpb and *.eval files "
-        "of SWE-agent, OTLP protobuf and Inspect), a URL read through fsspec (s3://...) "
+        "(walked for *.json, *.jsonl, and the *.traj, *.pb, *.binpb, *.eval and *.af files "
+        "of SWE-agent, OTLP protobuf, Inspect and Letta), a URL read through fsspec (s3://...) "
         "or - for standard input.",
     )
     parser.add_argument(

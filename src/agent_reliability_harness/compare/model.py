@@ -100,14 +100,18 @@ class Gate:
 
 
 def finding_dict(finding: Finding) -> dict[str, Any]:
-    """A finding as compare outputs list it: fingerprint fields, severity and message."""
-    return {
+    """A finding as compare outputs list it: fingerprint fields, severity and message
+    (and, policy v1.2, the agent whose `agents` entry found it)."""
+    out: dict[str, Any] = {
         "rule_id": finding.rule_id,
         "severity": finding.severity.value,
         "category": finding.category,
         "step_id": finding.step_id,
-        "message": finding.message,
     }
+    if finding.agent is not None:
+        out["agent"] = finding.agent
+    out["message"] = finding.message
+    return out
 
 
 def _side_dict(report: TraceReport | None) -> dict[str, Any] | None:

@@ -169,6 +169,7 @@ def parse_finding(data: Any, where: str) -> Finding:
         observed=data.get("observed"),
         remediation=_opt_str(data, "remediation", where, None),
         source_step_id=_opt_str(data, "source_step_id", where, None),
+        agent=_opt_str(data, "agent", where, None),
     )
 
 

@@ -35,10 +35,12 @@ class Finding(msgspec.Struct, frozen=True, gc=False):
     # only when set; its position, like step_index, is not serialised.
     source_step_id: str | None = None
     source_step_index: int | None = None
+    # Policy v1.2 `agents`: the agent whose entry found it (in the JSON only when set).
+    agent: str | None = None
 
-    def sort_key(self) -> tuple[int, str, int, str]:
+    def sort_key(self) -> tuple[int, str, int, str, str]:
         position = -1 if self.step_index is None else self.step_index
-        return (self.severity.rank, self.rule_id or "", position, self.message)
+        return (self.severity.rank, self.rule_id or "", position, self.message, self.agent or "")
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -48,6 +50,8 @@ class Finding(msgspec.Struct, frozen=True, gc=False):
             "message": self.message,
             "step_id": self.step_id,
         }
+        if self.agent is not None:
+            out["agent"] = self.agent
         if self.source_step_id is not None:
             out["source_step_id"] = self.source_step_id
         if self.expected is not None:

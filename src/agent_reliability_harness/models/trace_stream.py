@@ -140,6 +140,9 @@ class TraceStream:
         self._head: Trace | None = None
         self._start_line = 0
         self._cut_pattern: re.Pattern[bytes] | None = None
+        # The agent_name written before the steps array, once chunks() has read that far
+        # (None: not there); a key repeated after the array wins in `head`.
+        self.agent_name: str | None = None
         # Work done, which tests bound: msgspec calls, those refused, bytes decoded.
         self.decodes = self.failed = self.decoded_bytes = 0
 
@@ -165,6 +168,8 @@ class TraceStream:
             raise StreamDeclined("chunks() can be read only once")
         self._started = True
         prefix = self._open_steps()
+        if prefix.agent_name is not UNSET:
+            self.agent_name = prefix.agent_name
         pending: list[Step] = []
         size = self._chunk_steps
         first = True  # the buffer starts right after "[" (else right after a ",")

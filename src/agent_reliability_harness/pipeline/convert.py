@@ -13,10 +13,12 @@ from ..models.report import InputFailure
 from ..models.trace import parse_trace
 from .documents import Reader, unit_documents
 from .exports import Hinted, coalesce
+from .folding import Fold, fold_key
 from .run import RunOptions, input_units
 
 # (where, canonical trace objects, problem): `where` is the file (and JSONL line).
 Converted = tuple[str, list[Any], str | None]
+EMPTY = "no traces found: the file is empty"
 
 
 def convert(
@@ -26,20 +28,61 @@ def convert(
     stdin: Any = None,
     limit: int | None = None,
 ) -> Iterator[Converted]:
-    """Every input document's canonical traces, in input order, or the problem with it."""
+    """Every input document's canonical traces, in input order, or the problem with it; a
+    JSONL file's lines that fail the same way are one problem (see folding)."""
+    fold: Fold | None = None
+    for item in _converted(paths, fmt, identity, stdin, limit):
+        if not isinstance(item, InputFailure):
+            yield item
+        elif fold is None or not fold.takes(item):
+            yield from _closed(fold)
+            key = fold_key(item)
+            fold = None if key is None else Fold(item, key)
+            if fold is None:
+                yield item.location(), [], item.message
+    yield from _closed(fold)
+
+
+def _converted(
+    paths: Iterable[str],
+    fmt: str,
+    identity: Identity | None = None,
+    stdin: Any = None,
+    limit: int | None = None,
+) -> Iterator[Converted | InputFailure]:
     options = RunOptions(fmt=fmt, identity=identity, max_input_bytes=limit)
     reader = Reader(fmt, identity, limit=options.input_limit())
-    units = input_units(paths, options, stdin)
+    named: list[str] = []  # every input file, in order
+    read: set[str] = set()  # the files that held a document
+    units = input_units(paths, options, stdin, files=named)
     for piece in coalesce(unit_documents(units, reader.limit)):
+        read.add(_source(piece))
         if isinstance(piece, SessionFile):
             yield from _session(reader, piece)
         else:
-            yield _piece(piece, fmt, identity)
+            yield from _piece(piece, fmt, identity)
+    for source in dict.fromkeys(named):
+        if source not in read:  # as validate, where an empty file adds no trace to the run
+            yield InputFailure(source, EMPTY)
 
 
-def _piece(piece: Hinted | InputFailure, fmt: str, identity: Identity | None) -> Converted:
+def _closed(fold: Fold | None) -> Iterator[Converted]:
+    if fold is not None:
+        failure = fold.closed()
+        yield failure.location(), [], failure.message
+
+
+def _source(piece: Hinted | InputFailure | SessionFile) -> str:
+    if isinstance(piece, Hinted):
+        return piece.document.source_path
+    return piece.source_path
+
+
+def _piece(
+    piece: Hinted | InputFailure, fmt: str, identity: Identity | None
+) -> list[Converted | InputFailure]:
     if isinstance(piece, InputFailure):
-        return piece.location(), [], piece.message
+        return [piece]
     document = piece.document
     where = document.source_path
     if document.line is not None:
@@ -50,8 +93,10 @@ def _piece(piece: Hinted | InputFailure, fmt: str, identity: Identity | None) ->
         traces = to_canonical(document.value, fmt, hint, identity)
         _check(traces)
     except InputError as exc:
-        return where, [], str(exc)
-    return document.source_path, traces, None
+        if document.line is None:
+            return [(where, [], str(exc))]
+        return [InputFailure(document.source_path, str(exc), line=document.line)]
+    return [(document.source_path, traces, None)]
 
 
 def _check(traces: list[Any]) -> None:
@@ -63,7 +108,7 @@ def _check(traces: list[Any]) -> None:
             raise InputError(f"trace{suffix}: {exc}") from None
 
 
-def _session(reader: Reader, unit: SessionFile) -> Iterator[Converted]:
+def _session(reader: Reader, unit: SessionFile) -> Iterator[Converted | InputFailure]:
     for piece in reader.session_candidates(unit):
         if isinstance(piece, tuple):
             try:
@@ -73,4 +118,4 @@ def _session(reader: Reader, unit: SessionFile) -> Iterator[Converted]:
                 continue
             yield unit.source_path, piece[1], None
         else:
-            yield _piece(piece, reader.fmt, reader.identity)
+            yield from _piece(piece, reader.fmt, reader.identity)

@@ -3,12 +3,13 @@ one function that merges them, in input order, into the run's result and its sin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from ..models.report import InputFailure, Section, Summary, SummaryBuilder, TraceReport
 from ..models.trace import Trace
+from .folding import PartialFolder
 from .plan import Accumulator, Needs, TraceView, WorkPlan
 
 
@@ -132,7 +133,8 @@ def merge(
     summary = SummaryBuilder()
     failures = 0
     states: dict[str, Accumulator] = {}
-    for partial in partials:
+    folder = PartialFolder()
+    for partial in _folded(partials, folder):
         failures += len(partial.failures)
         summary.add_many(partial.passed, partial.scores, partial.severities, partial.categories)
         for key, state in partial.sections.items():
@@ -154,3 +156,10 @@ def merge(
     for sink in sinks:
         written &= sink.finish(result)
     return replace(result, written=written)
+
+
+def _folded(partials: Iterable[Partial], folder: PartialFolder) -> Iterator[Partial]:
+    """The partials, each JSONL file's identical line failures folded into one."""
+    for partial in partials:
+        yield from folder.add(partial)
+    yield from folder.finish()

@@ -83,10 +83,12 @@ class UnitProcessor:
                 runs: list[TraceRun] = [e.start() for e in self.router.possible]
                 for steps in stream.chunks():
                     for run in runs:
-                        run.add(steps)
+                        run.add(steps, agent_name=stream.agent_name)
                     for _, consumer in consumers:
                         consumer.add(steps)
                 head, line = stream.head, stream.start_line
+                if not all(run.agent_name_fits(head) for run in runs):
+                    raise StreamDeclined("agent_name is repeated after the steps")
                 if self.task_ids is not None:
                     head = self.task_ids.trace(head)
                 self.reader.size += handle.tell()

@@ -72,10 +72,17 @@ def make_plan(policies: Sequence[Policy], options: RunOptions, sinks: Sequence[S
 
 
 def input_units(
-    paths: Iterable[str], options: RunOptions, stdin: Any = None, ranges: bool = False
+    paths: Iterable[str],
+    options: RunOptions,
+    stdin: Any = None,
+    ranges: bool = False,
+    files: list[str] | None = None,
 ) -> Iterable[Unit]:
-    """The units of the inputs, as the executor's workers read them."""
+    """The units of the inputs, as the executor's workers read them; `files` gets the name
+    of every input file found (one that holds nothing gives no unit)."""
     entries: list[Entry | Failure] = expand_paths(paths, adapters.walk_suffixes())
+    if files is not None:
+        files.extend(e.name for e in entries if isinstance(e, Entry))
     if options.allow_empty:
         entries = [e for e in entries if not _empty_directory(e)]
     return iter_units(

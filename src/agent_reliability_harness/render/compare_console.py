@@ -142,6 +142,8 @@ def _head(t: TraceComparison, options: RenderOptions) -> str:
 
 def finding_line(label: str, finding: Finding, options: RenderOptions) -> str:
     where = f"step {term(finding.step_id)}" if finding.step_id is not None else "trace"
+    if finding.agent is not None:  # policy v1.2: found by an agents entry
+        where += f", agent {term(finding.agent)}"
     return (
         f"    {_paint(f'{label:<8}', label, options)}  {finding.severity.value:<7}  "
         f"{term(finding.category):<10}  {term(finding.rule_id or '-'):<11}  "

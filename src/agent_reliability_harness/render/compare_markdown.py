@@ -103,7 +103,8 @@ def _finding_table(items: list[tuple[str, Finding]], what: str) -> list[str]:
                     f.severity.value,
                     _code(f.rule_id) if f.rule_id else "(none)",
                     md(f.category),
-                    _code(f.step_id) if f.step_id is not None else "trace",
+                    (_code(f.step_id) if f.step_id is not None else "trace")
+                    + (f" · agent {_code(f.agent)}" if f.agent is not None else ""),
                     md(f.message),
                 ]
             )

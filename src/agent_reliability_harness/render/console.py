@@ -49,6 +49,8 @@ def _trace_block(report: TraceReport, options: RenderOptions) -> list[str]:
     lines = [head, "    " + "  |  ".join(t for t in totals if t)]
     for finding in report.findings:
         where = f"step {term(finding.step_id)}" if finding.step_id is not None else "trace"
+        if finding.agent is not None:  # policy v1.2: found by an agents entry
+            where += f", agent {term(finding.agent)}"
         severity = _paint(f"{finding.severity.value:<7}", finding.severity.value, options)
         lines.append(
             f"    {severity}  {term(finding.category):<10}  {term(finding.rule_id or '-'):<11}  "

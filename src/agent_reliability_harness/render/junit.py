@@ -24,6 +24,8 @@ INPUT_CLASSNAME = "arh.inputs"
 
 def _finding_line(finding: Finding) -> str:
     where = f"step {finding.step_id}" if finding.step_id is not None else "trace"
+    if finding.agent is not None:  # policy v1.2: found by an agents entry
+        where += f", agent {finding.agent}"
     return f"{finding.rule_id or '-'} [{finding.category}] {where}: {finding.message}"
 
 

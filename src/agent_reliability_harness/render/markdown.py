@@ -107,6 +107,8 @@ def _finding_row(finding: Finding) -> str:
     step = (
         md_code(finding.step_id, 120, in_table=True) if finding.step_id is not None else "(trace)"
     )
+    if finding.agent is not None:  # policy v1.2: found by an agents entry
+        step += f" · agent {md_code(finding.agent, 120, in_table=True)}"
     return (
         f"| {finding.severity.value} | {rule_cell} | {finding.category} | {step} "
         f"| {md_text(finding.message)} |"

@@ -167,6 +167,8 @@ def _result(
     logical: _LogicalLocations,
 ) -> dict[str, Any]:
     where = f"step {finding.step_id}" if finding.step_id is not None else "trace level"
+    if finding.agent is not None:  # policy v1.2: found by an agents entry
+        where += f", agent {finding.agent}"
     location: dict[str, Any] = {}
     artifact = _artifact(report.source_path)
     if artifact is not None:
@@ -203,6 +205,8 @@ def _result(
             },
         }
     )
+    if finding.agent is not None:
+        result["properties"]["agent"] = finding.agent
     return result
 
 
@@ -264,12 +268,22 @@ def _notifications(report: RunReport, omitted: int) -> list[dict[str, Any]]:
     return notifications
 
 
+def _catalogue(reported: set[str | None], plugins: tuple[str, ...]) -> tuple[Rule, ...]:
+    """Every v1/v1.1 rule and the enabled plugins' rules, then the newer built-in ones
+    this log reports (in registry order): a run that reports none of them writes the
+    catalogue it always wrote."""
+    rules = all_rules(plugins)
+    return tuple(r for r in rules if r.since == "1") + tuple(
+        r for r in rules if r.since != "1" and r.rule_id in reported
+    )
+
+
 def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
     """The SARIF log as a JSON-ready dict."""
-    rules = all_rules(report.plugins)
+    selected, omitted = _selected(report)
+    rules = _catalogue({finding.rule_id for _, finding, _ in selected}, report.plugins)
     rule_index = {rule.rule_id: position for position, rule in enumerate(rules)}
     logical = _LogicalLocations()
-    selected, omitted = _selected(report)
     results = [_result(r, f, n, rule_index, logical) for r, f, n in selected]
     notifications = _notifications(report, omitted)
     run: dict[str, Any] = {

@@ -7,11 +7,14 @@ from collections.abc import Iterable
 
 from ..models.common import Category, Severity
 from . import (  # noqa: F401  (each module declares its rules)
+    agents,
     budget,
     completion,
     dataflow,
     flow,
     grounding,
+    preconditions,
+    results,
     safety,
     schema,
     schema_lint,

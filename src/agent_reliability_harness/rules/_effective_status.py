@@ -16,7 +16,6 @@ from ..patterns import PatternSet
 from .facts import TraceFacts
 
 _ERROR = Status.ERROR
-_NONE: frozenset[int] = frozenset()
 _KEY = "effective_status.failed"
 # Outputs screened together: a window that may match is then checked output by output.
 _WINDOW = 64
@@ -55,9 +54,10 @@ def failed_by_output(facts: TraceFacts, patterns: PatternSet) -> Container[int]:
     """Positions of the chunk's named status-ok calls whose output matches `patterns`;
     computed once per chunk. Outputs are screened a window at a time as JSON: with no
     backslash in it every string is written verbatim between quotes, which is what
-    `PatternSet.may_match_delimited` screens."""
+    `PatternSet.may_match_delimited` screens. The calls that `failed_when` marks as
+    failed (TraceFacts.failed_when_hits) are among them."""
     if not patterns:
-        return _NONE
+        return facts.failed_when_hits  # those of `failed_when` (policy v1.2)
     found: frozenset[int] | None = facts.memo.get(_KEY)
     if found is None:
         calls = [
@@ -68,7 +68,7 @@ def failed_by_output(facts: TraceFacts, patterns: PatternSet) -> Container[int]:
             for start in range(0, len(calls), _WINDOW)
             for position in _matching(calls[start : start + _WINDOW], patterns)
         )
-        facts.memo[_KEY] = found
+        facts.memo[_KEY] = found = found | facts.failed_when_hits
     return found
 
 

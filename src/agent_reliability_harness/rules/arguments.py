@@ -21,24 +21,20 @@ from ..models.policy.notes import dotted
 from ..models.trace import Step
 from ..models.types import ARG_TYPES
 from .base import Hit, RuleContext, brief
+from .outputs import json_equal
 
-__all__ = ["ARGUMENT_RULES", "ArgCheck", "Tools", "argument_hits", "compile_tools", "json_equal"]
+__all__ = [
+    "ARGUMENT_RULES",
+    "ArgCheck",
+    "Tools",
+    "argument_hits",
+    "compile_tools",
+    "contract_hits",
+    "json_equal",
+]
 
 # The rules whose hits the one pass finds, in ID order.
 ARGUMENT_RULES = (*(f"ARH-SCH-00{i}" for i in range(3, 10)), "ARH-SCH-011", "ARH-SCH-012")
-
-
-def json_equal(a: Any, b: Any) -> bool:
-    """Equality of JSON values: numbers by value, a boolean never equals a number."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    return type(a) is type(b) and a == b
 
 
 def _anything(_: Any) -> bool:
@@ -326,3 +322,14 @@ class _Value:
 def _path(name: str, path: str | None) -> str:
     """The full path of a value: `arguments.<name>` at the top level."""
     return dotted("arguments", name) if path is None else path
+
+
+def contract_hits(index: int, step: Step, check: ArgCheck, value: Any, path: str) -> list[Hit]:
+    """Every hit of one compiled contract on a value at `path` (a call's output: policy
+    v1.2 `output`), all rules' in one list, in check order; the note that a declared
+    type is unknown is left out (the policy's warnings say it)."""
+    shared: list[Hit] = []
+    found: Found = dict.fromkeys(ARGUMENT_RULES, shared)
+    found["ARH-SCH-006"] = []
+    _Value(index, step, found).check(check, value, path, path)
+    return shared

@@ -157,6 +157,9 @@ class Rule(msgspec.Struct, frozen=True):
     @property
     def built_in(self) -> bool:
         return self.rule_id.startswith(_BUILT_IN)
+    # The policy format that brought the rule: a "1.2" rule is listed in SARIF's rule
+    # catalogue only when the run reports it, so that v1/v1.1 runs write the same bytes.
+    since: str = "1"
 
     def effective_severity(self, policy: Policy) -> Severity:
         return self.severity if self.severity_for is None else self.severity_for(policy)
@@ -212,6 +215,7 @@ def rule(
     severity_for: Callable[[Policy], Severity] | None = None,
     severity_note: str | None = None,
     help_uri: str | None = None,
+    since: str = "1",
 ) -> Callable[[_D], _D]:
     """Declare a rule: decorate a `check(ctx)` function or a RuleState subclass (see the
     module docstring); what is decorated is registered and given back unchanged. A
@@ -244,6 +248,7 @@ def rule(
             severity_note=severity_note,
             module=module,
             help_uri=help_uri,
+            since=since,
             **kind,
         )
         return declared

@@ -7,16 +7,18 @@ stays linear in the number of steps.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from typing import Any, TypeVar
 
 import msgspec
 
 from ..models.common import Status, StepType
+from ..models.policy import FailedWhen
 from ..models.trace import Step, Trace
 from ..patterns import PatternSet
-from .status import OUTPUT_MATCHED, output_failures
+from .outputs import failed_when_failures
+from .status import FAILED_WHEN_MATCHED, OUTPUT_MATCHED, output_failures
 from .totals import Totals, add_cost_units, json_number
 
 _Shared = TypeVar("_Shared")
@@ -92,11 +94,14 @@ class TraceFacts:
     """
 
     __slots__ = (
+        "agent_name",
         "calls",
         "cited_grounded",
         "complete",
         "counts",
         "error_outputs",
+        "failed_when",
+        "failed_when_hits",
         "first_call",
         "first_call_id",
         "grounded",
@@ -123,8 +128,12 @@ class TraceFacts:
         trace: Trace | None = None,
         watched: frozenset[str] = frozenset(),
         error_outputs: PatternSet | None = None,
+        failed_when: Mapping[str, tuple[FailedWhen, ...]] | None = None,
     ) -> None:
         self.counts: dict[str, int] = {}
+        # The trace's agent_name, the agent of a step without `agent` (trace v1.2); None
+        # while a trace read a chunk at a time has not given it.
+        self.agent_name = None if trace is None else trace.agent_name
         self.first_call: dict[str, int] = {}
         self.first_call_id: dict[str, str] = {}  # the step id at first_call
         self.last_call: dict[str, int] = {}
@@ -154,6 +163,10 @@ class TraceFacts:
         # kept over an empty chunk, so the last step's stays known after the last one.
         self.error_outputs = error_outputs or None
         self.output_failures = _NO_FAILURES
+        # Per tool, its `failed_when` entries (None: no tool has any), and the positions
+        # of output_failures that only they (not error_output_patterns) made failed.
+        self.failed_when = failed_when or None
+        self.failed_when_hits = _NO_FAILURES
         if trace is not None:
             self.add(trace.steps, complete=True)
             self.close()
@@ -215,6 +228,8 @@ class TraceFacts:
         self._index_ids(steps, start)
         if self.error_outputs is not None and steps:
             self.output_failures = output_failures(self.error_outputs, self.calls)
+        if self.failed_when is not None and steps:
+            self._mark_failed_when()
         if self.watched:
             watched = self.watched
             self.watched_calls += [
@@ -229,6 +244,14 @@ class TraceFacts:
         self.unnamed_calls = tool_calls - len(self.calls)
         self.cited_grounded += cited_grounded
         self.grounded_count += len(self.grounded)
+
+    def _mark_failed_when(self) -> None:
+        """Add the chunk's calls that `failed_when` marks as failed to output_failures."""
+        assert self.failed_when is not None
+        matched = failed_when_failures(self.failed_when, self.calls)
+        by_patterns = self.output_failures if self.error_outputs is not None else _NO_FAILURES
+        self.failed_when_hits = matched - by_patterns
+        self.output_failures = by_patterns | matched
 
     def _index_ids(self, steps: Sequence[Step], start: int) -> None:
         positions = self.step_positions
@@ -251,8 +274,9 @@ class TraceFacts:
     def failed(self, index: int, step: Step) -> bool:
         """Whether a named tool call counts as failed: its status is error, or its status
         is ok and its output (a string, or any string inside it) matches
-        `error_output_patterns`. `index` is the call's position in the trace; the call is
-        one of the chunk being scanned (`calls`), or `last_step` once every step is in."""
+        `error_output_patterns`, or its output meets one of its tool's `failed_when`
+        entries. `index` is the call's position in the trace; the call is one of the
+        chunk being scanned (`calls`), or `last_step` once every step is in."""
         return step.status is _ERROR or index in self.output_failures
 
     def output_failed(self, index: int) -> bool:
@@ -261,9 +285,12 @@ class TraceFacts:
         return index in self.output_failures
 
     def failure_note(self, index: int) -> str:
-        """` (output matched error_output_patterns)` for a call that failed that way, else
-        ``: what a finding about a failed call appends to its message."""
-        return f" ({OUTPUT_MATCHED})" if index in self.output_failures else ""
+        """` (output matched error_output_patterns)` (or `failed_when`) for a call that
+        failed that way, else ``: what a finding about a failed call appends to its
+        message."""
+        if index not in self.output_failures:
+            return ""
+        return f" ({FAILED_WHEN_MATCHED if index in self.failed_when_hits else OUTPUT_MATCHED})"
 
     @property
     def latency_total(self) -> Decimal | None:

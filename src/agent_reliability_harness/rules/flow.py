@@ -9,7 +9,6 @@ from ..models.common import Category, Severity, Status
 from ..models.policy import Policy
 from ..models.trace import Step
 from .base import Hit, RuleContext, RuleResult, RuleState, brief, rule
-from .status import OUTPUT_MATCHED
 
 FLOW = Category.FLOW
 ERROR = Severity.ERROR
@@ -33,8 +32,9 @@ class NoRetryAfterError(RuleState):
 
     def __init__(self, policy: Policy) -> None:
         super().__init__(policy)
-        # Per tool: its latest call, while it failed, and whether only its output said so.
-        self.pending: dict[str, tuple[int, Step, bool]] = {}
+        # Per tool: its latest call, while it failed, and what its finding adds when only
+        # its output said so ("" when its status did).
+        self.pending: dict[str, tuple[int, Step, str]] = {}
 
     def scan(self, ctx: RuleContext) -> None:
         pending, by_output = self.pending, ctx.facts.output_failures
@@ -45,25 +45,25 @@ class NoRetryAfterError(RuleState):
                     pending.pop(step.tool_name or "", None)
                 continue
             self.result.checks += 1
-            pending[step.tool_name or ""] = (index, step, index in by_output)
+            note = ctx.facts.failure_note(index) if index in by_output else ""
+            pending[step.tool_name or ""] = (index, step, note)
 
     def finish(self, ctx: RuleContext) -> RuleResult:
         result = self.result
         result.failed = len(self.pending)
-        for index, step, matched in sorted(self.pending.values(), key=_position):
+        for index, step, note in sorted(self.pending.values(), key=_position):
             result.hits.append(
                 Hit(
                     index,
-                    f"tool '{step.tool_name}' failed and was never called again"
-                    + (f" ({OUTPUT_MATCHED})" if matched else ""),
-                    observed=brief(step.output) if matched else step.error,
+                    f"tool '{step.tool_name}' failed and was never called again{note}",
+                    observed=brief(step.output) if note else step.error,
                     step_id=step.step_id,
                 )
             )
         return result
 
 
-def _position(call: tuple[int, Step, bool]) -> int:
+def _position(call: tuple[int, Step, str]) -> int:
     return call[0]
 
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from importlib.metadata import EntryPoint, entry_points
 
-from ..errors import PolicyError
+import msgspec
+
+from ..errors import PluginError, PolicyError
 from ..models.common import Category
 from ..models.policy import LoadedPolicy, Policy
-from .base import PLUGIN_RULES, Rule, RuleIdError
+from .base import PLUGIN_RULES, Rule, RuleContext, RuleIdError, RuleResult
 
 ENTRY_POINT_GROUP = "arh.rules"
 
@@ -86,7 +88,53 @@ def _import(name: str, point: EntryPoint) -> tuple[Rule, ...]:
             f"plugin '{name}' ({point.value}) declares no rule: declare them with @rule "
             f"in {module} or its submodules"
         )
-    return tuple(rules)
+    guarded = tuple(_guarded(name, r) for r in rules)
+    PLUGIN_RULES.update((r.rule_id, r) for r in guarded)
+    return guarded
+
+
+def _fault(name: str, rule: Rule, ctx: RuleContext, exc: Exception) -> PluginError:
+    trace = f" on trace '{ctx.trace.trace_id}'" if ctx.trace is not None else ""
+    return PluginError(
+        f"plugin '{name}': rule {rule.rule_id} raised {type(exc).__name__}: {exc}{trace} "
+        "(a fault of the plugin; the run is stopped)"
+    )
+
+
+def _guarded(name: str, rule: Rule) -> Rule:
+    """The rule with its plugin code wrapped: an exception it raises becomes one
+    PluginError naming the plugin and the rule (`error: ...`, exit 1), never a traceback
+    or an "internal error" of ARH."""
+    check, state = rule.check, rule.state
+    if check is not None:
+
+        def guarded_check(ctx: RuleContext) -> RuleResult:
+            try:
+                return check(ctx)
+            except Exception as exc:
+                raise _fault(name, rule, ctx, exc) from None
+
+        return msgspec.structs.replace(rule, check=guarded_check)
+    assert state is not None
+
+    class Guarded(state):  # type: ignore[valid-type,misc]
+        __slots__ = ()
+
+        def scan(self, ctx: RuleContext) -> None:
+            try:
+                super().scan(ctx)
+            except Exception as exc:
+                raise _fault(name, rule, ctx, exc) from None
+
+        def finish(self, ctx: RuleContext) -> RuleResult:
+            try:
+                result: RuleResult = super().finish(ctx)
+            except Exception as exc:
+                raise _fault(name, rule, ctx, exc) from None
+            return result
+
+    Guarded.__name__ = Guarded.__qualname__ = state.__name__
+    return msgspec.structs.replace(rule, state=Guarded)
 
 
 def _forget(before: set[str]) -> None:

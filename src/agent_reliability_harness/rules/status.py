@@ -19,6 +19,7 @@ from .screen import screen_json
 
 # Why a status-ok call counts as failed: the words every finding about it adds.
 OUTPUT_MATCHED = "output matched error_output_patterns"
+FAILED_WHEN_MATCHED = "output matched failed_when"  # policy v1.2 section 3
 _OK = Status.OK
 
 

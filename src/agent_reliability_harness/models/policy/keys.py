@@ -59,6 +59,8 @@ TOOL = Obj(
     {
         "required_arguments": Names(ARG_SPEC),
         "optional_arguments": Names(ARG_SPEC),
+        "output": ARG_SPEC,
+        "failed_when": Items(Obj(dict.fromkeys(("path", "equals", "pattern")))),
         **dict.fromkeys(
             ("side_effect", "max_calls", "min_calls", "trust", "sink", "sink_arguments")
         ),
@@ -92,7 +94,15 @@ POLICY = Obj(
         ),
         "sequence": Obj(dict.fromkeys(("required_tools", "forbidden_tools", "call_order"))),
         "error_handling": Obj(
-            dict.fromkeys(("require_retry_on_error", "max_attempts", "error_output_patterns"))
+            dict.fromkeys(
+                (
+                    "require_retry_on_error",
+                    "max_attempts",
+                    "error_output_patterns",
+                    "max_identical_repeats",
+                    "require_recorded_outcome",
+                )
+            )
         ),
         "completion": Obj(dict.fromkeys(("require_final_response", "max_steps", "final_tools"))),
         "trajectory": Obj(
@@ -113,9 +123,29 @@ POLICY = Obj(
                 )
             )
         ),
+        "preconditions": Items(Obj({"call": None, "requires": None, "same": Names(None)})),
     }
 )
 
+# Policy v1.2 section 1: an agent entry holds some of the sections above (the parser
+# refuses any other key in it; see agents.py).
+AGENT_ENTRY = Obj(
+    {
+        key: POLICY.fields[key]
+        for key in (
+            "allowed_tools",
+            "sequence",
+            "budgets",
+            "error_handling",
+            "trajectory",
+            "completion",
+            "preconditions",
+        )
+        if key in POLICY.fields
+    }
+)
+POLICY.fields["agents"] = Names(AGENT_ENTRY)
+POLICY.fields["allow_unlisted_agents"] = None
 
 # Marks a pending warning in the walk below (its "value" is the message).
 _WARN = Obj()

@@ -1,4 +1,4 @@
-"""The compiled policy (format 1.1): frozen sections that rules read, nothing parsed here.
+"""The compiled policy (format 1.2): frozen sections that rules read, nothing parsed here.
 
 Every field is final: regexes compiled, globs compiled, defaults filled in, pairs
 and scopes worked out, so a rule never re-reads or re-validates policy text.
@@ -47,6 +47,16 @@ class ArgSpec(msgspec.Struct, frozen=True):
         return self.items is not None or self.properties is not None or bool(self.required)
 
 
+class FailedWhen(msgspec.Struct, frozen=True):
+    """One `failed_when` entry (policy v1.2 section 3): the (decoded) output's value at
+    `path` equals `equals` (as JSON values), or is a string that `pattern` finds a match in."""
+
+    path: str  # dotted, as written; "" is the output itself
+    equals: Any = None
+    has_equals: bool = False  # `equals` was given (it may be null)
+    pattern: Searcher | None = None  # a case-sensitive RE2 search
+
+
 class ToolSchema(msgspec.Struct, frozen=True):
     name: str
     required_arguments: dict[str, ArgSpec] = msgspec.field(default_factory=dict)
@@ -58,6 +68,9 @@ class ToolSchema(msgspec.Struct, frozen=True):
     untrusted: bool = False  # `trust: "untrusted"`: outputs carry outside content
     sink: bool = False  # calls act outward
     sink_arguments: tuple[str, ...] | None = None  # None: every argument of a sink call
+    # v1.2 (section 3): a contract for the (decoded) output, and what makes a call failed.
+    output: ArgSpec | None = None
+    failed_when: tuple[FailedWhen, ...] = ()
 
     def spec_for(self, argument: str) -> ArgSpec | None:
         """The declared spec of an argument (required wins over optional), or None."""
@@ -115,6 +128,19 @@ class ErrorHandling(msgspec.Struct, frozen=True):
     # Case-insensitive searches over a tool_call's output strings: a status-ok call
     # whose output matches counts as failed for every rule that reads status.
     error_output_patterns: PatternSet = msgspec.field(default_factory=lambda: PatternSet(()))
+    # v1.2 (section 4): ARH-FLW-006 and ARH-FLW-007.
+    max_identical_repeats: int | None = None
+    require_recorded_outcome: bool = False
+
+
+class Precondition(msgspec.Struct, frozen=True):
+    """One `preconditions` entry (policy v1.2 section 2): every call of `call` needs an
+    earlier effective-ok call of `requires` whose value at each right-hand path equals
+    the call's argument at the left-hand path. Paths are dotted, as written."""
+
+    call: str
+    requires: str
+    same: tuple[tuple[str, str], ...] = ()  # (argument path, earlier call's path)
 
 
 class Completion(msgspec.Struct, frozen=True):
@@ -298,6 +324,40 @@ class Dataflow(msgspec.Struct, frozen=True):
         return bool(names) and ("*" in names or tool_name in names)
 
 
+class AgentEntries:
+    """`agents` (policy v1.2 section 1): (glob, partial policy) pairs in key order. A
+    step's agent belongs to the first glob that matches it (fnmatch, case-sensitive)."""
+
+    __slots__ = ("_first", "entries")
+
+    def __init__(self, entries: tuple[tuple[str, Policy], ...]) -> None:
+        self.entries = entries
+        self._first: dict[str, int | None] = {}
+
+    def index(self, agent: str) -> int | None:
+        """The position of the entry this agent belongs to, or None (unlisted)."""
+        found = self._first.get(agent, -1)
+        if found == -1:
+            found = next(
+                (n for n, (glob, _) in enumerate(self.entries) if fnmatchcase(agent, glob)), None
+            )
+            if len(self._first) < 10_000:  # agent names are few; the cache stays small
+                self._first[agent] = found
+        return found
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AgentEntries) and other.entries == self.entries
+
+    def __hash__(self) -> int:
+        return hash(self.entries)
+
+    def __repr__(self) -> str:
+        return f"AgentEntries({self.entries!r})"
+
+    def __reduce__(self) -> tuple[type[AgentEntries], tuple[tuple[tuple[str, Policy], ...]]]:
+        return (AgentEntries, (self.entries,))
+
+
 class Policy(msgspec.Struct, frozen=True):
     """A parsed, fully validated and compiled policy (format 1.x)."""
 
@@ -322,6 +382,10 @@ class Policy(msgspec.Struct, frozen=True):
     # v1.2 section 5: the entry point names (group `arh.rules`) of the plugins whose
     # rules this policy runs, each once, in order (rules/plugins.py imports them).
     plugins: tuple[str, ...] = ()
+    preconditions: tuple[Precondition, ...] = ()  # v1.2 (section 2)
+    # Policy v1.2 section 1: per agent-name glob, a partial policy (None: no `agents`).
+    agents: AgentEntries | None = None
+    allow_unlisted_agents: bool = True
 
     @property
     def side_effect_tools(self) -> frozenset[str]:
@@ -330,6 +394,11 @@ class Policy(msgspec.Struct, frozen=True):
     @property
     def sink_tools(self) -> frozenset[str]:
         return frozenset(name for name, tool in self.allowed_tools.items() if tool.sink)
+
+    @property
+    def failed_when(self) -> dict[str, tuple[FailedWhen, ...]]:
+        """Per listed tool with `failed_when` entries, its entries."""
+        return {name: t.failed_when for name, t in self.allowed_tools.items() if t.failed_when}
 
     @property
     def untrusted_tools(self) -> frozenset[str]:

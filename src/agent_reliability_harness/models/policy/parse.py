@@ -10,6 +10,7 @@ from typing import Any
 
 from ...errors import PolicyError
 from ..common import check_schema_version, type_name
+from .agents import parse_agents
 from .args import parse_arg_specs
 from .model import Budgets, Completion, ErrorHandling, Grounding, Policy, ToolSchema
 from .notes import Notes, dotted
@@ -20,6 +21,7 @@ from .sections import (
     parse_unsafe_patterns,
 )
 from .trajectory import parse_trajectory
+from .v12 import parse_failed_when, parse_output, parse_preconditions, parse_repeats
 from .values import count, dedupe, err, flag, number, one_of, pattern_set, section, show, strings
 
 
@@ -53,8 +55,11 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
     unsafe, scoped = parse_unsafe_patterns(data)
     grounding = _parse_grounding(data)
     sequence = parse_sequence(data)
-    error_handling = _parse_error_handling(data)
+    error_handling = _parse_error_handling(
+        data, notes, any(t.side_effect for t in allowed.values())
+    )
     completion = _parse_completion(data, notes)
+    agents, allow_unlisted_agents = parse_agents(data, notes, compile_policy)
     return Policy(
         policy_id=policy_id,
         schema_version=schema_version,
@@ -71,6 +76,9 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         trajectory=parse_trajectory(data, notes),
         dataflow=parse_dataflow(data),
         plugins=_parse_plugins(data),
+        preconditions=parse_preconditions(data, notes),
+        agents=agents,
+        allow_unlisted_agents=allow_unlisted_agents,
     )
 
 
@@ -111,6 +119,8 @@ def _parse_tool(name: str, raw: Any, notes: Notes) -> ToolSchema:
             notes.warn(dotted(path, "sink_arguments"), "has no effect without 'sink: true'")
         elif not sink_arguments:
             notes.warn(dotted(path, "sink_arguments"), "is empty, so no argument is checked")
+    output = parse_output(raw, where, path, notes)
+    failed_when = parse_failed_when(raw, where)
     return ToolSchema(
         name=name,
         required_arguments=required,
@@ -121,6 +131,8 @@ def _parse_tool(name: str, raw: Any, notes: Notes) -> ToolSchema:
         untrusted=trust == "untrusted",
         sink=sink,
         sink_arguments=sink_arguments if sink else None,
+        output=output,
+        failed_when=failed_when,
     )
 
 
@@ -148,16 +160,18 @@ def _parse_grounding(data: dict[str, Any]) -> Grounding:
     )
 
 
-def _parse_error_handling(data: dict[str, Any]) -> ErrorHandling:
+def _parse_error_handling(data: dict[str, Any], notes: Notes, side_effects: bool) -> ErrorHandling:
     raw = section(data, "error_handling")
+    patterns = pattern_set(raw, "error_output_patterns", "error_handling.error_output_patterns")
+    repeats, recorded = parse_repeats(raw, notes, side_effects)
     return ErrorHandling(
         require_retry_on_error=flag(
             raw, "require_retry_on_error", "error_handling.require_retry_on_error"
         ),
         max_attempts=count(raw, "max_attempts", "error_handling.max_attempts", 1),
-        error_output_patterns=pattern_set(
-            raw, "error_output_patterns", "error_handling.error_output_patterns"
-        ),
+        error_output_patterns=patterns,
+        max_identical_repeats=repeats,
+        require_recorded_outcome=recorded,
     )
 
 

@@ -52,6 +52,10 @@ STEP_FIELDS = (
     "citations",
     "requires_grounding",
     "metadata",
+    # Trace v1.2: the agent that took the step and the step it ran under (the page
+    # nests a step under its parent).
+    "agent",
+    "parent_step_id",
 )
 # "t"/"m": the step type in one letter; 10k traces of 20 steps save ~3 MB.
 _TYPE_CODE = {"tool_call": "t", "model_response": "m"}
@@ -107,6 +111,8 @@ def _step_row(step: Step) -> list[Any]:
         list(step.citations) or None,
         True if step.requires_grounding else None,
         step.metadata or None,
+        step.agent,
+        step.parent_step_id,
     ]
     while row and row[-1] is None:
         row.pop()

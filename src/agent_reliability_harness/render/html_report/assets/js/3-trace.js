@@ -18,6 +18,7 @@
       add(head, el('span', 'mono', f.rule_id === null ? '(no rule id)' : f.rule_id));
     }
     add(head, D.createTextNode(' \u00b7 ' + f.category + (rule ? ' \u00b7 ' + rule.title : '')));
+    if (f.agent !== undefined) add(head, D.createTextNode(' \u00b7 agent '), el('span', 'mono agent', f.agent));
     if (f.change) add(head, D.createTextNode(' '), badge(f.change, CHANGE_CLASS[f.change] || 'plain'));
     if (extra) add(head, D.createTextNode(' '), extra);
     add(card, head, el('div', 'msg', f.message));
@@ -57,7 +58,8 @@
     if (tin !== null || tout !== null) parts.push((tin || '0') + ' in / ' + (tout || '0') + ' out tokens');
     return parts.join(' \u00b7 ');
   }
-  function stepCard(step, n, findings) {
+  // `agent`: the agent shown on the step (a multi-agent trace), else null.
+  function stepCard(step, n, findings, agent) {
     const tool = step[F.type] === 't';
     const failed = step[F.status] === 'error';
     const card = el('li', 'step ' + (tool ? 'tool' : 'model') + (failed ? ' has-error' : ''));
@@ -68,6 +70,7 @@
       badge(tool ? 'tool call' : 'model response', 'plain'));
     if (tool) add(head, el('span', 'tool', step[F.tool_name] === undefined || step[F.tool_name] === null
       ? '(no tool name)' : step[F.tool_name]));
+    if (agent !== null && agent !== undefined) add(head, el('span', 'agent', 'agent ' + agent));
     add(head, badge(failed ? 'error' : 'ok', failed ? 'fail' : 'pass'));
     if (step[F.requires_grounding]) add(head, badge('requires grounding', 'plain'));
     add(head, el('span', 'nums', stepNumbers(step)));
@@ -177,7 +180,7 @@
         longText(input[1]));
       add(timeline, card);
     }
-    const ctx = { timeline, steps, pins, done: 0 };
+    const ctx = { timeline, steps, pins, done: 0, agent: row.agent, ...nesting(steps) };
     ui.ctx = ctx;
     renderSteps(ctx, STEP_PAGE);
     if (trace.steps_omitted) add(view, el('p', 'note', plural(trace.steps_omitted, 'more step') +
@@ -190,11 +193,48 @@
     window.scrollTo({ top: Math.min(window.scrollY, ui.main.offsetTop) });
     D.body.dataset.open = String(i);
   }
+  // Trace v1.2: whether any step names its agent or parent (then every step shows its
+  // agent), and each step's parent: the first EARLIER step with its parent_step_id.
+  function nesting(steps) {
+    const firstById = new Map(), parent = [];
+    let multi = false;
+    steps.forEach((s, n) => {
+      const pid = s[F.parent_step_id], own = s[F.agent];
+      if ((own !== undefined && own !== null) || (pid !== undefined && pid !== null)) multi = true;
+      const p = pid === undefined || pid === null ? undefined : firstById.get(pid);
+      parent.push(p === undefined ? -1 : p);
+      if (!firstById.has(s[F.step_id])) firstById.set(s[F.step_id], n);
+    });
+    return { multi, parent, depth: [], holder: [], kids: [], cards: [] };
+  }
+  const MAX_NEST = 8;
+  // The list step n's card goes in: its parent's child list (made on first use), or,
+  // past MAX_NEST levels, the list its parent is in; null: the top of the timeline.
+  function holderOf(ctx, n) {
+    const p = ctx.parent[n];
+    if (p < 0) { ctx.depth[n] = 0; return null; }
+    if (ctx.depth[p] >= MAX_NEST) { ctx.depth[n] = ctx.depth[p]; return ctx.holder[p]; }
+    ctx.depth[n] = ctx.depth[p] + 1;
+    if (!ctx.kids[p]) {
+      ctx.kids[p] = el('ol', 'timeline children');
+      add(ctx.cards[p], ctx.kids[p]);
+    }
+    return ctx.kids[p];
+  }
   function renderSteps(ctx, count) {
     if (ctx.moreButton) ctx.moreButton.remove();
     const end = Math.min(ctx.steps.length, ctx.done + count);
     const frag = D.createDocumentFragment();
-    for (let n = ctx.done; n < end; n++) add(frag, stepCard(ctx.steps[n], n, ctx.pins.byStep.get(n) || []));
+    for (let n = ctx.done; n < end; n++) {
+      const step = ctx.steps[n], own = step[F.agent];
+      const agent = !ctx.multi ? null : own === undefined || own === null ? ctx.agent : own;
+      // (a compare page's row may lack the trace's agent: such a step shows none)
+      const card = stepCard(step, n, ctx.pins.byStep.get(n) || [], agent);
+      if (!ctx.multi) { add(frag, card); continue; }
+      ctx.cards[n] = card;
+      ctx.holder[n] = holderOf(ctx, n);
+      add(ctx.holder[n] || frag, card);
+    }
     ctx.timeline.appendChild(frag);
     ctx.done = end;
     if (end < ctx.steps.length) {
