@@ -15,9 +15,9 @@ import pytest
 
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
-from agent_reliability_harness.infer.jsonschema import arguments
-from agent_reliability_harness.infer.tooldefs import parse_tool_defs
 from agent_reliability_harness.models.policy import load_policy
+from agent_reliability_harness.models.policy.jsonschema import arguments
+from agent_reliability_harness.models.policy.tooldefs import parse_tool_defs
 from helpers import make_trace, response, tool_call
 
 REAL_MCP = (

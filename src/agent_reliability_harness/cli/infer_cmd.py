@@ -174,8 +174,8 @@ def _tool_defs(path: str | None, io: Streams) -> Any:
     import os  # noqa: PLC0415
 
     from ..errors import InputError  # noqa: PLC0415
-    from ..infer.tooldefs import read_tool_defs  # noqa: PLC0415
     from ..io import shown_name  # noqa: PLC0415
+    from ..models.policy.tooldefs import read_tool_defs  # noqa: PLC0415
 
     shown = shown_name(path)
     try:

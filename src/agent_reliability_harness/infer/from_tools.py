@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..models.policy.jsonschema import arguments
+from ..models.policy.tooldefs import ToolDefs
 from .build import Evidence
-from .jsonschema import arguments
-from .tooldefs import ToolDefs
 
 UNTRANSLATED_KEY = "x-arh-untranslated"
 _LEARNED_KEYS = ("side_effect", "min_calls", "max_calls")

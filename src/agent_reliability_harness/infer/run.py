@@ -15,12 +15,12 @@ from ..atomic import write_atomic
 from ..errors import InputError
 from ..models.policy import Policy, load_policies, load_policy, parse_policy
 from ..models.policy.compose import merge_chain
+from ..models.policy.tooldefs import ToolDefs
 from ..pipeline import ErrorSink, Executor, InProcess, Messages, RunOptions, Sink, run
 from .collect import Checker, Learner, check_sink, learn_sink
 from .document import Inferred, base_policy, policy_text, task_policies
 from .from_tools import tools_policy, with_tools
 from .good import Selection
-from .tooldefs import ToolDefs
 
 LEARNING_POLICY = {"policy_id": "arh-infer-learning", "allow_unlisted_tools": True}
 BASE_FILE = "base/policy.json"

@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import InputError
-from ..io import decode_bytes, decode_json
-from ..models.common import type_name
-from ..reading import read_input
+from ...errors import InputError
+from ...io import decode_bytes, decode_json
+from ...reading import read_input
+from ..common import type_name
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..patterns import FullMatcher
+from ...patterns import FullMatcher
 
 # Keywords that describe and never constrain (and `$defs`, which only `$ref` reads).
 ANNOTATIONS = frozenset(
