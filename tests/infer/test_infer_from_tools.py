@@ -232,7 +232,7 @@ def test_what_the_vocabulary_cannot_say_is_listed() -> None:
         "optional_arguments.tag: maxLength 3 not checked (needs type 'string')",
         'required_arguments.when: format "date-time" not checked',
         "optional_arguments.x: exclusiveMaximum 1 not checked (an exclusive bound)",
-        "arguments: additionalProperties true: other arguments warn (SCH-005)",
+        "arguments: additionalProperties true: other arguments warn (ARH-SCH-005)",
     ]
 
 

@@ -265,7 +265,7 @@ def arguments(parameters: Any) -> Arguments:
     extra = schema.get("additionalProperties")
     if extra is not None and extra is not False:
         out.note(
-            "arguments", f"additionalProperties {_show(extra)}: other arguments warn (SCH-005)"
+            "arguments", f"additionalProperties {_show(extra)}: other arguments warn (ARH-SCH-005)"
         )
     for key, value in schema.items():
         top = key in ("type", "properties", "required", "additionalProperties", "$ref")
