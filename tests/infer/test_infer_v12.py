@@ -6,11 +6,14 @@ its good runs and flags a run that breaks what was learned."""
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
 
 from agent_reliability_harness.infer import Evidence, InferOptions, Result, infer_paths
 from agent_reliability_harness.infer.document import base_policy
@@ -92,6 +95,27 @@ def test_a_precondition_one_good_run_breaks_is_not_learned(tmp_path: Path) -> No
     result = _infer(tmp_path, [*_good(), broken])
     same = [p["same"] for p in result.learned.inferred.policy.get("preconditions", [])]
     assert same == [{"amount": "output.amount"}]  # the order id no longer holds
+    assert result.checked.checker.good_failed == 0
+
+
+def test_values_met_by_different_earlier_calls_make_separate_preconditions(
+    tmp_path: Path,
+) -> None:
+    rows = []
+    for n in range(3):
+        steps = [
+            tool_call("s1", "find", {"id": f"A{n}"}),
+            tool_call("s2", "find", {"id": f"B{n}"}),
+            tool_call("s3", "link", {"left": f"A{n}", "right": {"id": f"B{n}"}}),
+            response("s4"),
+        ]
+        rows.append(make_trace(*steps, trace_id=f"r{n}", outcome={"success": True}))
+    result = _infer(tmp_path, rows)
+    assert result.learned.inferred.policy["preconditions"] == [
+        # the latest find had the right id; the left one an earlier find: not one call
+        {"call": "link", "requires": "find", "same": {"right.id": "id"}},
+        {"call": "link", "requires": "find", "same": {"left": "id"}},
+    ]
     assert result.checked.checker.good_failed == 0
 
 
@@ -257,3 +281,60 @@ def test_merging_in_any_split_learns_the_same(cut: int) -> None:
     merged = _stats(rows[:cut])
     merged.merge(_stats(rows[cut:]))
     assert document(merged) == document(_stats(rows))
+
+
+# Few tools and few values, each run about one entity (most values are its value), so that
+# preconditions are often learned and coincidences (the same value in several places, in
+# arguments and outputs, JSON-equal numbers 1 and 1.0) are the rule: every precondition,
+# output contract and agent entry learned must still hold in every good run.
+_POOL = ["p", "q", 1, 1.0, 2, True, None]
+
+
+@st.composite
+def _run_calls(draw: st.DrawFn) -> list[dict[str, Any]]:
+    first, second = (draw(st.sampled_from(["p", "q", "r", 1, 2.0])) for _ in range(2))
+    value = st.sampled_from([first, first, second, second, *_POOL])
+    output = st.one_of(
+        st.none(),
+        st.fixed_dictionaries({"x": value}, optional={"w": value}),
+        st.builds(lambda v: json.dumps({"x": v, "n": {"m": v}}), value),
+        st.sampled_from(["text", "[1, 2]"]),
+    )
+    call = st.fixed_dictionaries(
+        {
+            "tool": st.sampled_from(["a", "b", "c"]),
+            "arguments": st.fixed_dictionaries(
+                {"x": value}, optional={"y": st.fixed_dictionaries({"z": value})}
+            ),
+            "output": output,
+            "status": st.sampled_from(["ok", "ok", "ok", "error"]),
+            "agent": st.sampled_from([None, "m", "n"]),
+        }
+    )
+    calls = draw(st.lists(call, min_size=2, max_size=7))
+    calls[0]["tool"] = "a"  # a tool that comes first, whose values the others may reuse
+    return calls
+
+
+def _random_run(number: int, calls: list[dict[str, Any]]) -> dict[str, Any]:
+    steps = []
+    for index, call in enumerate(calls):
+        extra = {k: call[k] for k in ("output", "status", "agent") if call[k] is not None}
+        steps.append(tool_call(f"s{index}", call["tool"], call["arguments"], **extra))
+    steps.append(response(f"s{len(calls)}", "done"))
+    return make_trace(*steps, trace_id=f"r{number}", outcome={"success": True})
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_run_calls(), min_size=2, max_size=6), st.integers(0, 6))
+def test_what_is_learned_holds_in_every_good_run(calls: list[Any], cut: int) -> None:
+    rows = [_random_run(number, run) for number, run in enumerate(calls)]
+    with tempfile.TemporaryDirectory() as work:
+        result = _infer(Path(work), rows)
+    checker = result.checked.checker
+    assert (checker.good, checker.good_failed) == (len(rows), 0), checker.failed_ids
+    event(f"preconditions: {len(result.learned.inferred.policy.get('preconditions', []))}")
+    merged = _stats(rows[:cut])
+    merged.merge(_stats(rows[cut:]))
+    whole = _stats(rows)
+    assert base_policy(merged, "p", "t", Evidence()) == base_policy(whole, "p", "t", Evidence())
