@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..models.trace import Trace
+from .entities import Say
 
 
 def glob_literal(text_: str) -> str:
@@ -68,7 +69,7 @@ class AgentStats:
             for name, tool in tools.items():
                 mine.setdefault(name, AgentTool()).merge(tool)
 
-    def section(self, say: Any) -> dict[str, Any]:
+    def section(self, say: Say) -> dict[str, Any]:
         """The `agents` section ({} when fewer than two agents, or none named);
         `say(path, statement, target)` records the evidence."""
         if not self.named or len(self.tools) < 2:

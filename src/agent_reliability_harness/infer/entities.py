@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..models.common import Status
 from ..models.trace import Step
@@ -33,6 +33,13 @@ MAX_TEXT = 200
 OUTPUT = "output."
 
 Entry = tuple[str, str, str]  # (argument path of T, R, path in R: `a.b` or `output.a.b`)
+
+
+class Say(Protocol):
+    """Where a statement of evidence goes (build.Evidence.say)."""
+
+    def __call__(self, path: str, statement: str, target: dict[str, Any] | None = None) -> None:
+        """Record `statement` about `path` (and add it to `target`'s description)."""
 
 
 def leaves(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
@@ -173,8 +180,8 @@ def _rank(entry: Entry) -> tuple[bool, bool, int, str]:
     """The right-hand path to prefer for an argument: the same name, then an argument
     over an output path, then the shortest."""
     left, _, right = entry
-    return (right.rsplit(".", 1)[-1] != left.rsplit(".", 1)[-1], right.startswith(OUTPUT),
-            len(right), right)  # fmt: skip
+    renamed = right.rsplit(".", 1)[-1] != left.rsplit(".", 1)[-1]
+    return renamed, right.startswith(OUTPUT), len(right), right
 
 
 def _choose(entries: Iterable[Entry]) -> dict[str, str]:
@@ -196,7 +203,7 @@ def _stated(call: str, requires: str, same: dict[str, str], record: CallSets, ru
 
 
 def preconditions(
-    stats: EntityStats, runs: dict[str, int], support: int, say: Any
+    stats: EntityStats, runs: dict[str, int], support: int, say: Say
 ) -> list[dict[str, Any]]:
     """The `preconditions` entries (tool runs by name in `runs`; a tool called in fewer
     than `support` runs gets none): per (T, R), one entry with the values the latest
