@@ -144,6 +144,10 @@ def tool_schema(name: str, tool: ToolStats, runs: int, evidence: Evidence) -> di
         f"max_calls {limit}: at most {_n(tool.most, 'call')} in a run{margin}",
         schema,
     )
+    output = tool.output.spec() if tool.runs >= MIN_SUPPORT else None
+    if output is not None:
+        schema["output"], said = output
+        evidence.say(f"{path}.output", said, schema)
     return schema
 
 

@@ -8,7 +8,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .agents import glob_literal
 from .build import MIN_SUPPORT, Evidence, allowed_tools
+from .entities import preconditions
 from .learn import RunStats, Samples
 from .numbers import budget, json_number, quantile, text, writable
 from .order import acyclic, chains, holding_pairs
@@ -137,12 +139,23 @@ def base_policy(stats: RunStats, policy_id: str, origin: str, evidence: Evidence
     ):
         if part:
             policy[key] = part
+    _v12(stats, evidence, policy)
     return policy
 
 
-def glob_literal(text_: str) -> str:
-    """An fnmatch glob matching exactly `text_`."""
-    return "".join(f"[{c}]" if c in "*?[" else c for c in text_)
+def _v12(stats: RunStats, evidence: Evidence, policy: dict[str, Any]) -> None:
+    """The v1.2 keys (`preconditions`, `agents`; tools' `output` are already in), and
+    `schema_version` 1.2 when the policy has any: a policy without them is the v1.1 one."""
+    runs = {name: tool.runs for name, tool in stats.tools.items()}
+    found = preconditions(stats.entities, runs, MIN_SUPPORT, evidence.say)
+    if found:
+        policy["preconditions"] = found
+    agents = stats.agents.section(evidence.say)
+    if agents:
+        policy["agents"] = agents
+    tools = policy["allowed_tools"].values()
+    if found or agents or any("output" in tool for tool in tools):
+        policy["schema_version"] = "1.2"
 
 
 def task_policies(stats: RunStats, policy_id: str, base: str, inferred: Inferred) -> None:

@@ -16,7 +16,11 @@ from typing import Any
 from ..models.common import Status
 from ..models.report import TraceReport
 from ..models.trace import Trace
+from ..rules.outputs import decoded
+from .agents import AgentStats
+from .entities import EntityStats
 from .numbers import as_float
+from .results import OutputStats, json_kind
 from .shapes import ShapeSummary
 
 ENUM_MAX = 8  # an argument with more distinct values is never an enum
@@ -27,21 +31,6 @@ MAX_TRAJECTORY_CALLS = 500  # a run with more considered calls gives its task no
 def canonical(value: Any) -> str:
     """Argument identity (as ARH-FLW-003 reads it): canonical JSON, sorted keys."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def json_kind(value: Any) -> str:
-    """The JSON Schema type name of a value (`number` for a float)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
 
 
 def exact(value: int | float) -> Decimal:
@@ -105,6 +94,7 @@ class ToolStats:
     most: int = 0
     repeated: int = 0  # runs that call it twice with identical arguments
     args: dict[str, ArgStats] = field(default_factory=dict)
+    output: OutputStats = field(default_factory=OutputStats)  # its successful calls' outputs
 
     def merge(self, other: ToolStats) -> None:
         self.runs += other.runs
@@ -115,6 +105,7 @@ class ToolStats:
         self.repeated += other.repeated
         for name, stats in other.args.items():
             self.args.setdefault(name, ArgStats()).merge(stats)
+        self.output.merge(other.output)
 
 
 @dataclass(slots=True)
@@ -172,6 +163,8 @@ class RunStats:
     # task -> the considered calls (tool, canonical arguments) of each run, in input
     # order; None once a run has too many. Only when trajectories are learned.
     tasks: dict[str, list[list[tuple[str, str]]] | None] | None = None
+    entities: EntityStats = field(default_factory=EntityStats)  # v1.2 preconditions
+    agents: AgentStats = field(default_factory=AgentStats)  # v1.2 per-agent tool sets
 
     def add(self, trace: Trace, report: TraceReport) -> None:
         self.runs += 1
@@ -198,13 +191,17 @@ class RunStats:
             if identity in seen:
                 repeated.add(name)
             seen.add(identity)
+            tool = self.tools.setdefault(name, ToolStats())
             if step.status is Status.OK:
                 considered.append(identity)
-            tool = self.tools.setdefault(name, ToolStats())
+                if step.output is not None:
+                    tool.output.add(decoded(step.output))
             for arg, value in arguments.items():
                 tool.args.setdefault(arg, ArgStats()).add(value)
                 present.add((name, arg))
         self._tally(counts, repeated, present)
+        self.entities.add_run(step for step in trace.steps if step.is_tool_call)
+        self.agents.add(trace)
         self._order(first)
         self._totals(trace, report, slowest)
         if self.tasks is not None and report.task_id is not None:
@@ -272,6 +269,8 @@ class RunStats:
         for ending, count in other.endings.items():
             self.endings[ending] = self.endings.get(ending, 0) + count
         self.bad_endings += other.bad_endings
+        self.entities.merge(other.entities)
+        self.agents.merge(other.agents)
         if self.tasks is not None and other.tasks is not None:
             for task_id, runs in other.tasks.items():
                 mine_runs = self.tasks.setdefault(task_id, [])

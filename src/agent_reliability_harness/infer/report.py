@@ -28,6 +28,14 @@ def _counts(policy: dict[str, Any]) -> str:
         f"{len(policy.get('sequence', {}).get('call_order', []))} call-order chains",
         f"{sum(k != 'description' for k in policy.get('budgets', {}))} budgets",
     ]
+    # v1.2 (only when some are inferred, so a v1.1 policy's summary is what it was)
+    for count, noun in (
+        (sum("output" in t for t in tools.values()), "output contracts"),
+        (len(policy.get("preconditions", [])), "preconditions"),
+        (len(policy.get("agents", {})), "agents"),
+    ):
+        if count:
+            parts.append(f"{count} {noun}")
     return ", ".join(parts)
 
 

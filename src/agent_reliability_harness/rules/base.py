@@ -157,6 +157,7 @@ class Rule(msgspec.Struct, frozen=True):
     @property
     def built_in(self) -> bool:
         return self.rule_id.startswith(_BUILT_IN)
+
     # The policy format that brought the rule: a "1.2" rule is listed in SARIF's rule
     # catalogue only when the run reports it, so that v1/v1.1 runs write the same bytes.
     since: str = "1"

@@ -12,25 +12,22 @@ from .model import (
     BLOB_KINDS,
     AppliesTo,
     ArgSpec,
-    ArgumentsMatch,
     Budgets,
     Completion,
     Dataflow,
     ErrorHandling,
-    ExpectedCall,
     FailedWhen,
     Grounding,
-    MatchMode,
     Policy,
     Precondition,
     ScopedPatterns,
     SequenceRules,
     ToolSchema,
-    Trajectory,
     UnsafePattern,
 )
 from .notes import PolicyWarning
 from .parse import parse_policy
+from .trajectory_model import ArgumentsMatch, ExpectedCall, MatchMode, Trajectory
 
 __all__ = [
     "BLOB_KINDS",

@@ -6,8 +6,8 @@ from typing import Any
 
 from ...patterns import GlobSet
 from ..common import type_name
-from .model import ArgumentsMatch, ExpectedCall, MatchMode, Trajectory
 from .notes import Notes
+from .trajectory_model import ArgumentsMatch, ExpectedCall, MatchMode, Trajectory
 from .values import dedupe, err, flag, one_of, section, strings
 
 _MODES = tuple(mode.value for mode in MatchMode)
