@@ -5,8 +5,8 @@ Every defined tool is allowed with the argument contracts of its JSON Schema (re
 arguments are the schema's `required`, the other properties optional); what the policy
 cannot check is listed under the tool's `x-arh-untranslated` key and returned as warnings.
 Merged with learning, the definitions give the arguments and the runs add the call limits
-(`max_calls`, `min_calls`, `side_effect`); a tool called in good runs but not defined keeps
-its learned schema, with a warning.
+(`max_calls`, `min_calls`, `side_effect`) and a learned `output` contract; a tool called in
+good runs but not defined keeps its learned schema, with a warning.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ..models.policy.tooldefs import ToolDefs
 from .build import Evidence
 
 UNTRANSLATED_KEY = "x-arh-untranslated"
-_LEARNED_KEYS = ("side_effect", "min_calls", "max_calls")
+_LEARNED_KEYS = ("side_effect", "min_calls", "max_calls", "output")
 _KINDS = {
     "mcp": "MCP tools/list",
     "openai": "OpenAI tools",
