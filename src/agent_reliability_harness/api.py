@@ -121,6 +121,7 @@ def validate_paths(
     task_id_from: str | None = None,
     repeated: bool = False,
     strict: bool = False,
+    coverage: bool = False,
 ) -> RunReport:
     """Validate every trace in files, directories, JSONL files, URLs or stdin (`-`).
 
@@ -133,10 +134,20 @@ def validate_paths(
     `with_positions` records trace and step line numbers (as SARIF needs).
     Repeated runs: `task_id_from` (a pattern with one capturing group) takes each trace's
     task id from its trace_id; the `tasks` section (`run.sections`) is there when a task
-    has two or more runs, or with `repeated`."""
+    has two or more runs, or with `repeated`. With `coverage`, `run.sections` holds the
+    `coverage` section (per allowed tool: calls, traces, declared arguments passed, rules
+    fired; `tool_coverage`, the share of allowed tools called)."""
     policies, sections = _policies(policy, strict)
     collector = ReportSink(positions=with_positions)
-    options = RunOptions(fail_under, fmt, identity, allow_empty, task_ids(task_id_from), repeated)
+    options = RunOptions(
+        fail_under,
+        fmt,
+        identity,
+        allow_empty,
+        task_ids(task_id_from),
+        repeated,
+        coverage=coverage,
+    )
     chosen = _executor(executor, jobs)
     result = run(
         paths,
@@ -187,13 +198,16 @@ def validate(
     *,
     task_id_from: str | None = None,
     repeated: bool = False,
+    coverage: bool = False,
 ) -> RunReport:
     """Validate traces given as Trace objects or canonical dicts (parsed here); `policy`,
-    `strict`, `task_id_from` and `repeated` as for `validate_paths`."""
+    `strict`, `task_id_from`, `repeated` and `coverage` as for `validate_paths`."""
     policies, sections = _policies(policy, strict)
     router = Router(policies, fail_under)
     collector = ReportSink()
-    options = RunOptions(fail_under, task_ids=task_ids(task_id_from), repeated=repeated)
+    options = RunOptions(
+        fail_under, task_ids=task_ids(task_id_from), repeated=repeated, coverage=coverage
+    )
     builder = PartialBuilder(make_plan(policies, options, [collector]))
     tasks = options.task_ids
     for index, item in enumerate(traces):

@@ -124,3 +124,32 @@ def test_a_huge_streamed_trace_shows_a_bounded_timeline(
     assert "2,001 more steps not embedded" in p.inner_text(".pane-detail")
     page.shot("huge-trace-bounded-timeline", full_page=False)
     page.close()
+
+
+def test_the_coverage_table_shows_each_allowed_tool(
+    browser: Any, shots: list[Path], tmp_path: Path
+) -> None:
+    """`--coverage`: a table per allowed tool (calls, traces, arguments, rules fired)."""
+    path = cli_page(
+        tmp_path,
+        "coverage.html",
+        ["--policy", "samples/policy.json", "samples/traces", "--coverage"],
+    )
+    page = Page(browser, path, shots)
+    p = page.page
+    heading = p.locator("h3", has_text="Tool coverage")
+    assert heading.count() == 1
+    table = heading.locator("xpath=..").locator("table.data")
+    assert table.locator("th").all_inner_texts() == [
+        "tool", "calls", "traces", "arguments passed", "declared", "never passed", "rules fired",
+    ]  # fmt: skip
+    rows = [r.locator("td").all_inner_texts() for r in table.locator("tbody tr").all()]
+    assert [r[0] for r in rows] == ["issue_refund", "lookup_order", "search_kb", "send_email"]
+    assert rows[1][:5] == ["lookup_order", "10", "9", "1", "1"]
+    note = heading.locator("xpath=..").locator("p.note").inner_text()
+    assert note.startswith("4 of 4 allowed tools called (100%)")
+    unlisted = p.locator("h3", has_text="Tools called but not allowed")
+    assert unlisted.count() == 1
+    assert unlisted.locator("xpath=..").locator("tbody tr").count() == 2
+    page.shot("coverage")
+    page.close()

@@ -2,7 +2,8 @@
 
 Assistant turns become a text step then their tool calls; `role: tool` (and
 legacy `role: function`) messages fill in the matching call's output. Also read:
-streamed chunks, `{messages, response}` bodies, and the OpenAI-shaped messages of
+streamed chunks, `{messages, response}` bodies (a request body's `tools` are kept as the
+trace's metadata `declared_tools`), and the OpenAI-shaped messages of
 agent benchmarks (AgentDojo's `function`/`args` calls and `error` results, SWE-agent's
 `tool_call_ids`).
 """
@@ -57,6 +58,9 @@ def convert(value: Any, name_hint: str) -> list[Any]:
     builder = TraceBuilder(NAME, name_hint)
     pairs, body = items_of(value, CONTAINERS, TRAILERS)
     builder.labels(body)
+    tools = body.get("tools")
+    if isinstance(tools, list) and tools:  # the request's tool definitions, as given
+        builder.metadata["declared_tools"] = tools
     chat = _Chat(builder)
     for item, at, chunks in _streams.runs(pairs, _streams.is_chat_chunk, _new_stream):
         if chunks:

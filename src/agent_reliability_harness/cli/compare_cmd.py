@@ -82,6 +82,15 @@ def add_parser(subparsers: Any) -> None:
         metavar="N",
         help="with --fail-on regressions, also fail when a trace's score falls by more than N",
     )
+    parser.add_argument(
+        "--max-coverage-drop",
+        type=score_arg,
+        default=None,
+        metavar="P",
+        help="fail when the share of allowed tools called falls by more than P points (both "
+        "reports made with --coverage; a candidate run with --policy counts coverage when the "
+        "baseline has it); without it a coverage change is shown, not gated",
+    )
     add_strict_arg(parser, " (with --policy only)")
     _add_outputs(parser)
     add_task_args(parser, compare=True)
@@ -172,7 +181,12 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     outputs = regression.CompareOutputs(
         io.out, args.quiet, io.color(), files, args.candidate_json_out, __version__, show
     )
-    gate = GateOptions(GateMode(args.fail_on), args.max_score_drop, task_ids=args.task_id_from)
+    gate = GateOptions(
+        GateMode(args.fail_on),
+        args.max_score_drop,
+        task_ids=args.task_id_from,
+        max_coverage_drop=args.max_coverage_drop,
+    )
     if args.alpha is not None:
         gate = replace(gate, alpha=args.alpha)
     if args.repeated:
@@ -193,7 +207,12 @@ def _load(args: argparse.Namespace, io: Streams, regression: Any) -> tuple[Any, 
         policies, sections = load_run_policies(args.policy, args.strict, io)
         fail_under = DEFAULT_FAIL_UNDER if args.fail_under is None else args.fail_under
         options = RunOptions(
-            fail_under, args.format or AUTO, None, args.allow_empty, args.task_id_from
+            fail_under,
+            args.format or AUTO,
+            None,
+            args.allow_empty,
+            args.task_id_from,
+            coverage=any(s.key == "coverage" for s in baseline.sections),
         )
         executor = make_executor(args.jobs, args.dask)
         candidate = regression.validate_candidate(

@@ -49,6 +49,13 @@ def add_parser(subparsers: Any) -> None:
         "task with its expected trajectory (needs task ids), and the default; DIR must be "
         "new or empty",
     )
+    parser.add_argument(
+        "--from-tools",
+        metavar="FILE",
+        help="take the allowed tools and their argument contracts from tool definitions: an "
+        "MCP tools/list result, an OpenAI or Anthropic tools array (PATHs are then optional: "
+        "with runs, budgets, sequence and call limits are learned from them too)",
+    )
     parser.add_argument("--policy-id", default="inferred", metavar="ID", help="default: inferred")
     good = parser.add_mutually_exclusive_group()
     good.add_argument("--all-good", action="store_true", help="learn from every run")
@@ -78,13 +85,17 @@ def add_parser(subparsers: Any) -> None:
         help="take each run's task id from its trace_id (the one capturing group of REGEX)",
     )
     add_run_args(parser)
-    parser.add_argument("paths", nargs="+", metavar="PATH")
+    parser.add_argument("paths", nargs="*", metavar="PATH")
     parser.set_defaults(handler=run)
 
 
 def _misuse(args: argparse.Namespace) -> str | None:
     if args.out is None and args.out_dir is None:
         return "give --out FILE and/or --out-dir DIR"
+    if not args.paths and args.from_tools is None:
+        return "give a PATH to learn from, or --from-tools FILE"
+    if not args.paths and args.out_dir is not None:
+        return "--out-dir needs runs to learn task trajectories from (PATH)"
     if args.paths.count("-") > 1:
         return "standard input (-) can be read only once"
     return run_args_problem(args)
@@ -124,9 +135,14 @@ def run(args: argparse.Namespace, io: Streams) -> int:
         allow_empty=args.allow_empty,
         task_ids=args.task_id_from,
     )
-    options = InferOptions(args.policy_id, selection, args.out_dir is not None, run_options)
     shown: TextIO = io.err if args.out == "-" else io.out
     try:
+        tools = _tool_defs(args.from_tools, io)
+        if not args.paths:
+            return _tools_only(args, tools, io, shown)
+        options = InferOptions(
+            args.policy_id, selection, args.out_dir is not None, run_options, tools
+        )
         executor = make_executor(args.jobs, args.dask)
         stdin = _stdin(io) if "-" in args.paths else None
         result = infer_paths(
@@ -147,7 +163,46 @@ def run(args: argparse.Namespace, io: Streams) -> int:
         shown.write("".join(f"{line}\n" for line in summary_lines(result)))
     if args.explain:
         shown.write("".join(f"{line}\n" for line in explain_lines(result.learned.inferred)))
-    return EXIT_INPUT if result.learned.input_errors else EXIT_OK
+    failed = result.learned.input_errors or (tools is not None and tools.problems)
+    return EXIT_INPUT if failed else EXIT_OK
+
+
+def _tool_defs(path: str | None, io: Streams) -> Any:
+    """The tool definitions of --from-tools (InputError: unreadable), problems printed."""
+    if path is None:
+        return None
+    import os  # noqa: PLC0415
+
+    from ..errors import InputError  # noqa: PLC0415
+    from ..io import shown_name  # noqa: PLC0415
+    from ..models.policy.tooldefs import read_tool_defs  # noqa: PLC0415
+
+    shown = shown_name(path)
+    try:
+        defs = read_tool_defs(path, os.path.basename(shown) or shown)
+    except InputError as exc:
+        raise InputError(f"{shown}: {exc}") from None
+    for problem in defs.problems:
+        io.error(f"{shown}: {problem}")
+    for note in defs.notes:
+        io.warn(f"{shown}: {note}")
+    return defs
+
+
+def _tools_only(args: argparse.Namespace, tools: Any, io: Streams, shown: TextIO) -> int:
+    from ..infer import explain_lines, from_tools_only, tools_summary_lines  # noqa: PLC0415
+    from ..infer.document import policy_text  # noqa: PLC0415
+
+    inferred, warnings = from_tools_only(tools, args.policy_id, args.out)
+    if args.out == "-":
+        io.out.write(policy_text(inferred.policy))
+    for warning in warnings:
+        io.warn(warning)
+    if not args.quiet:
+        shown.write("".join(f"{line}\n" for line in tools_summary_lines(inferred, args.out)))
+    if args.explain:
+        shown.write("".join(f"{line}\n" for line in explain_lines(inferred)))
+    return EXIT_INPUT if tools.problems else EXIT_OK
 
 
 __all__ = ["EXIT_OK", "add_parser", "run"]

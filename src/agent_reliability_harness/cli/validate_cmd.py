@@ -66,9 +66,40 @@ def add_parser(subparsers: Any) -> None:
     add_strict_arg(parser)
     add_identity_args(parser)
     add_task_args(parser)
+    group = parser.add_argument_group("coverage")
+    group.add_argument(
+        "--coverage",
+        action="store_true",
+        help="add a coverage section: per allowed tool its calls, traces, declared arguments "
+        "passed and rules fired; the share of allowed tools called",
+    )
+    group.add_argument(
+        "--min-tool-coverage",
+        type=score_arg,
+        default=None,
+        metavar="P",
+        help="fail (exit 1) when fewer than P%% of the allowed tools are called (0..100; "
+        "implies --coverage)",
+    )
     add_run_args(parser)
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.set_defaults(handler=run)
+
+
+def _coverage_gate(result: Any, minimum: float | None, io: Streams) -> bool:
+    """Whether the run meets --min-tool-coverage (an error line says why not)."""
+    if minimum is None:
+        return True
+    from ..pipeline.coverage import tool_coverage  # noqa: PLC0415
+
+    _, share = tool_coverage(result.sections)
+    if share is None:
+        io.error("--min-tool-coverage: the policies allow no tools to cover")
+        return False
+    if share < minimum:
+        io.error(f"tool coverage {share:g}% is below --min-tool-coverage {minimum:g}")
+        return False
+    return True
 
 
 def run(args: argparse.Namespace, io: Streams) -> int:
@@ -111,6 +142,7 @@ def run(args: argparse.Namespace, io: Streams) -> int:
         args.allow_empty,
         args.task_id_from,
         args.repeated,
+        coverage=args.coverage or args.min_tool_coverage is not None,
     )
     try:
         executor = pipeline.make_executor(args.jobs, args.dask)
@@ -127,7 +159,8 @@ def run(args: argparse.Namespace, io: Streams) -> int:
         progress.clear()
         io.error(str(exc))
         return EXIT_INPUT
-    return EXIT_OK if result.passed(args.allow_empty) else EXIT_INPUT
+    covered = _coverage_gate(result, args.min_tool_coverage, io)
+    return EXIT_OK if result.passed(args.allow_empty) and covered else EXIT_INPUT
 
 
 __all__ = ["add_parser", "run"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 
@@ -16,6 +16,7 @@ from ..errors import ReportError
 from ..models.common import Severity
 from ..models.report import RunReport, TraceReport
 from ..models.task_ids import TaskIds
+from .coverage import coverage_change, coverage_reasons
 from .matching import match_findings
 from .model import (
     Comparison,
@@ -44,11 +45,15 @@ class GateOptions:
     alpha: Fraction = DEFAULT_ALPHA
     repeated: bool = False
     task_ids: TaskIds | None = None
+    max_coverage_drop: float | None = None  # percentage points; None: coverage not gated
 
     def __post_init__(self) -> None:
         drop = self.max_score_drop
         if drop is not None and not 0 <= drop <= 100:
             raise ValueError(f"max_score_drop must be between 0 and 100 (got {drop})")
+        cover = self.max_coverage_drop
+        if cover is not None and not 0 <= cover <= 100:
+            raise ValueError(f"max_coverage_drop must be between 0 and 100 (got {cover})")
         if not 0 < self.alpha < 1:
             raise ValueError(f"alpha must be between 0 and 1 (got {float(self.alpha):g})")
 
@@ -291,11 +296,17 @@ def compare(
         for key in sorted(before.keys() | after.keys(), key=_order)
     )
     repeated = compare_repeated(baseline, candidate, options.alpha, options.repeated)
+    coverage = coverage_change(baseline.sections, candidate.sections)
+    gate = decide(traces, options, repeated)
+    dropped = coverage_reasons(coverage, options.max_coverage_drop)
+    if dropped:
+        gate = replace(gate, reasons=(*gate.reasons, *dropped))
     return Comparison(
         baseline=RunSide.of(baseline),
         candidate=RunSide.of(candidate),
         traces=traces,
-        gate=decide(traces, options, repeated),
+        gate=gate,
         repeated=repeated,
         candidate_sections=tuple(candidate.sections),
+        coverage=coverage,
     )

@@ -41,6 +41,8 @@ class ReasonKind(StrEnum):
     ADDED_FAILING_TRACE = "added_failing_trace"
     SCORE_DROP = "score_drop"
     FAILING_TRACE = "failing_trace"
+    # --max-coverage-drop: the share of allowed tools called fell by more (policy v1.2 s. 6).
+    COVERAGE_DROP = "coverage_drop"
 
 
 class TraceStatus(StrEnum):
@@ -233,6 +235,8 @@ class Comparison:
     # The candidate run's report sections (its policy warnings are shown by every
     # compare renderer); not part of the comparison's JSON.
     candidate_sections: tuple[Section, ...] = ()
+    # Both reports have a coverage section (--coverage): its change (compare/coverage.py).
+    coverage: Any = None
 
     def by_task(self, trace: TraceComparison) -> bool:
         """Whether a trace is judged with its task's runs (repeated runs), not alone."""
@@ -280,4 +284,6 @@ class Comparison:
         }
         if self.repeated is not None:
             out.update(self.repeated.to_dict())
+        if self.coverage is not None:
+            out["coverage"] = self.coverage.to_dict()
         return out

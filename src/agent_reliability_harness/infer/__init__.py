@@ -13,7 +13,7 @@ from .build import Evidence
 from .collect import Checker, Learner
 from .document import Inferred
 from .good import GoodIf, Selection, parse_good_if
-from .report import explain_lines, summary_lines
+from .report import explain_lines, summary_lines, tools_summary_lines
 from .run import (
     BASE_FILE,
     DEFAULT_FILE,
@@ -23,6 +23,7 @@ from .run import (
     Result,
     check,
     directory_documents,
+    from_tools_only,
     infer_paths,
     learn,
     policies_of,
@@ -46,11 +47,13 @@ __all__ = [
     "check",
     "directory_documents",
     "explain_lines",
+    "from_tools_only",
     "infer_paths",
     "learn",
     "parse_good_if",
     "policies_of",
     "summary_lines",
+    "tools_summary_lines",
     "write_directory",
     "write_policy",
 ]

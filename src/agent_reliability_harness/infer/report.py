@@ -66,6 +66,21 @@ def summary_lines(result: Result) -> list[str]:
     return lines
 
 
+def tools_summary_lines(inferred: Inferred, out: str) -> list[str]:
+    """What `arh infer --from-tools FILE` without runs prints."""
+    policy = inferred.policy
+    untranslated = sum(
+        len(tool.get("x-arh-untranslated", [])) for tool in policy["allowed_tools"].values()
+    )
+    lines = [
+        f"policy {policy['policy_id']}: {_counts(policy)}",
+        f"not translated: {untranslated} schema keywords (listed under x-arh-untranslated)",
+    ]
+    if out != "-":
+        lines.append(f"wrote {out}")
+    return lines
+
+
 def explain_lines(inferred: Inferred) -> list[str]:
     """`path: statement` for every constraint, in the order they were built."""
     return [f"{path}: {statement}" for path, statement in inferred.evidence.lines]

@@ -15,9 +15,11 @@ from ..atomic import write_atomic
 from ..errors import InputError
 from ..models.policy import Policy, load_policies, load_policy, parse_policy
 from ..models.policy.compose import merge_chain
+from ..models.policy.tooldefs import ToolDefs
 from ..pipeline import ErrorSink, Executor, InProcess, Messages, RunOptions, Sink, run
 from .collect import Checker, Learner, check_sink, learn_sink
 from .document import Inferred, base_policy, policy_text, task_policies
+from .from_tools import tools_policy, with_tools
 from .good import Selection
 
 LEARNING_POLICY = {"policy_id": "arh-infer-learning", "allow_unlisted_tools": True}
@@ -33,6 +35,7 @@ class InferOptions:
     selection: Selection = field(default_factory=Selection)
     trajectories: bool = False  # per-task child policies (with task ids)
     run: RunOptions = field(default_factory=RunOptions)
+    tools: ToolDefs | None = None  # --from-tools: the argument contracts come from these
 
 
 @dataclass(slots=True)
@@ -43,6 +46,7 @@ class Learned:
     learner: Learner
     input_errors: int
     origin: str
+    warnings: list[str] = field(default_factory=list)  # about the tool definitions
 
     @property
     def inferred_runs(self) -> int:
@@ -92,9 +96,22 @@ def learn(
         )
     inferred = Inferred({})
     inferred.policy = base_policy(stats, options.policy_id, origin, inferred.evidence)
+    warnings: list[str] = []
+    if options.tools is not None:
+        with_tools(inferred.policy, options.tools, inferred.evidence, warnings)
     if options.trajectories:
         task_policies(stats, options.policy_id, BASE_FILE, inferred)
-    return Learned(inferred, learner, result.input_errors, origin)
+    return Learned(inferred, learner, result.input_errors, origin, warnings)
+
+
+def from_tools_only(defs: ToolDefs, policy_id: str, out: str) -> tuple[Inferred, list[str]]:
+    """The policy of tool definitions alone (no runs), written to `out` unless it is `-`."""
+    inferred = Inferred({})
+    warnings: list[str] = []
+    inferred.policy = tools_policy(defs, policy_id, inferred.evidence, warnings)
+    if out != "-":
+        write_policy(out, inferred.policy)
+    return inferred, warnings
 
 
 def _text(document: dict[str, Any]) -> str:
@@ -193,7 +210,7 @@ class Result:
 
     def warnings(self) -> list[str]:
         """What the user must know about the policy (none when all is as promised)."""
-        out = []
+        out = list(self.learned.warnings)
         learner, checker = self.learned.learner, self.checked.checker
         if learner.skipped:
             out.append(

@@ -255,7 +255,13 @@ def parse_report(data: Any) -> RunReport:
         policy_id = next((r.policy_id for r in reports if r.policy_id), "")
     built = RunReport.build(policy_id, tuple(reports))
     warnings = _policy_warnings(data.get(POLICY_WARNINGS))
-    return built if warnings is None else msgspec.structs.replace(built, sections=(warnings,))
+    coverage = data.get("coverage")  # --coverage (policy v1.2 section 6), kept for compare
+    if coverage is not None and not isinstance(coverage, dict):
+        raise _bad("coverage", f"must be an object (got {_type_name(coverage)})")
+    sections = tuple(
+        s for s in (warnings, None if coverage is None else Section("coverage", coverage)) if s
+    )
+    return msgspec.structs.replace(built, sections=sections) if sections else built
 
 
 def _policy_warnings(value: Any) -> Section | None:

@@ -19,6 +19,7 @@ from ..reading import max_input_bytes
 from ..rules.plugins import policy_plugins
 from ..scoring import DEFAULT_FAIL_UNDER
 from . import executors
+from .coverage import coverage_spec
 from .documents import claims_for
 from .executors import Executor, InProcess, chunked
 from .exports import lines_joined
@@ -40,6 +41,7 @@ class RunOptions:
     # The most bytes one input may hold in memory (None: io.max_input_bytes(), i.e.
     # $ARH_MAX_INPUT_BYTES or the default); a bigger one is an input error.
     max_input_bytes: int | None = None
+    coverage: bool = False  # --coverage: the `coverage` section (policy v1.2 section 6)
 
     def input_limit(self) -> int:
         return self.max_input_bytes if self.max_input_bytes is not None else max_input_bytes()
@@ -55,6 +57,8 @@ def make_plan(policies: Sequence[Policy], options: RunOptions, sinks: Sequence[S
     sections = registered_sections()
     if options.repeated:
         sections = tuple(FORCED_TASKS if s.key == FORCED_TASKS.key else s for s in sections)
+    if options.coverage:
+        sections = (*sections, coverage_spec(policies))
     needs = combine([sink.needs for sink in sinks], sections)
     return WorkPlan(
         tuple(policies),

@@ -251,9 +251,16 @@ def _html_output(renderer: Renderer, target: str, context: OutputContext) -> Sin
     return html_sink(renderer, target, context)
 
 
+def _otlp_output(renderer: Renderer, target: str, context: OutputContext) -> Sink:
+    from .otlp_output import otlp_sink  # noqa: PLC0415
+
+    return otlp_sink(renderer, target, context)
+
+
 _OUTPUTS: dict[str, OutputFactory] = {
     "json": lambda renderer, target, ctx: JsonReportSink(target, ctx.out, ctx.messages),
     "html": _html_output,
+    "otlp": _otlp_output,
 }
 
 

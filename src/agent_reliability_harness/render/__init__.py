@@ -46,6 +46,15 @@ _ALL: tuple[Renderer, ...] = (
         "html_report:render_run",
         needs_traces=True,
     ),
+    # Made per trace in the workers (with the source's trace id) by pipeline/otlp_output.py;
+    # from a report alone the events carry no source trace id.
+    Renderer(
+        "otlp",
+        ".json",
+        "run",
+        "verdicts as OTLP/JSON logs (gen_ai.evaluation.result events)",
+        "otlp:render_run",
+    ),
     Renderer(
         "html",
         ".html",

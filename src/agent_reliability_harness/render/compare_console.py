@@ -178,6 +178,8 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
     if comparison.baseline.policy_id != comparison.candidate.policy_id:
         lines.append("note: the two reports were made with different policies")
     lines.append(counts_line(comparison))
+    if comparison.coverage is not None:
+        lines.append(comparison.coverage.line())
     lines.extend(_warnings_note(comparison))
     lines.extend(task_change_lines(comparison.repeated))
     alone = [t for t in comparison.traces if not comparison.by_task(t)]

@@ -130,6 +130,7 @@ def render_compare(comparison: Comparison, options: RenderOptions) -> str:
         "",
         *markdown_warnings(comparison.candidate_sections),
         md(counts_line(comparison)),
+        *([] if comparison.coverage is None else ["", md(comparison.coverage.line())]),
         *markdown_lines(comparison.repeated),
     ]
     alone = [t for t in comparison.traces if not comparison.by_task(t)]

@@ -14,6 +14,7 @@ from ._escape import md_code, md_text
 from ._policies import markdown_warnings, policy_ids, several
 from ._text import rule_url
 from .base import RenderOptions
+from .coverage import markdown_text as coverage_markdown
 from .tasks import markdown_text as tasks_markdown
 
 # GitHub rejects a comment body over 65,536 characters. We count UTF-8 bytes, which
@@ -216,7 +217,8 @@ def _truncation_note(left_out: list[_Block], total: int) -> str:
 def render_run(report: RunReport, options: RenderOptions) -> str:
     """The whole comment; never more than BUDGET bytes of UTF-8."""
     # The repeated-runs table is bounded (tasks.MAX_MARKDOWN_TASKS rows) and always shown.
-    out = [_header(report) + tasks_markdown(report.sections)]
+    # So is the coverage table (coverage.MAX_MARKDOWN_TOOLS rows).
+    out = [_header(report) + tasks_markdown(report.sections) + coverage_markdown(report.sections)]
     blocks = _blocks(report)
     if not blocks:
         return out[0]

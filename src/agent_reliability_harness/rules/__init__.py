@@ -14,6 +14,7 @@ from . import (  # noqa: F401  (each module declares its rules)
     flow,
     grounding,
     preconditions,
+    recorded,
     results,
     safety,
     schema,

@@ -146,6 +146,7 @@ AGENT_ENTRY = Obj(
 )
 POLICY.fields["agents"] = Names(AGENT_ENTRY)
 POLICY.fields["allow_unlisted_agents"] = None
+POLICY.fields["tool_contracts"] = None
 
 # Marks a pending warning in the walk below (its "value" is the message).
 _WARN = Obj()

@@ -325,6 +325,9 @@ class Policy(msgspec.Struct, frozen=True):
     # Policy v1.2 section 1: per agent-name glob, a partial policy (None: no `agents`).
     agents: AgentEntries | None = None
     allow_unlisted_agents: bool = True
+    # Policy v1.2 section 6: "recorded" also checks calls against the tool definitions the
+    # trace recorded (metadata `declared_tools`, ARH-SCH-015); "policy" (default) does not.
+    tool_contracts: str = "policy"
 
     @property
     def side_effect_tools(self) -> frozenset[str]:

@@ -79,7 +79,20 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         preconditions=parse_preconditions(data, notes),
         agents=agents,
         allow_unlisted_agents=allow_unlisted_agents,
+        tool_contracts=_parse_tool_contracts(data),
     )
+
+
+TOOL_CONTRACTS = ("policy", "recorded")
+
+
+def _parse_tool_contracts(data: dict[str, Any]) -> str:
+    value = data.get("tool_contracts")
+    if value is None:
+        return "policy"
+    if value not in TOOL_CONTRACTS:
+        raise err("tool_contracts", f"must be 'policy' or 'recorded' (got {show(value)})")
+    return str(value)
 
 
 def _parse_plugins(data: dict[str, Any]) -> tuple[str, ...]:

@@ -156,14 +156,93 @@ def task_change_sections(
     return tuple(tables)
 
 
+def coverage_sections(value: Mapping[str, Any]) -> tuple[HtmlTable, ...]:
+    """The `coverage` section as a table per allowed tool (and one of the tools called
+    without being allowed, when there are any)."""
+    from ..coverage import headline, never_text, rules_text  # noqa: PLC0415
+
+    rows = tuple(
+        (
+            row["tool"],
+            row["calls"],
+            row["traces"],
+            row["arguments_passed"],
+            row["arguments_declared"],
+            never_text(list(row["arguments_never_passed"])),
+            rules_text(row["rules"]),
+        )
+        for row in value.get("tools") or ()
+    )
+    note = f"{headline(value)}."
+    if value.get("traces_not_counted"):
+        note += f" {value['traces_not_counted']} traces too big to hold were not counted."
+    tables = [
+        HtmlTable(
+            "Tool coverage",
+            (
+                "tool",
+                "calls",
+                "traces",
+                "arguments passed",
+                "declared",
+                "never passed",
+                "rules fired",
+            ),
+            rows,
+            note=note,
+        )
+    ]
+    unlisted = value.get("unlisted_tools") or ()
+    if unlisted:
+        tables.append(
+            HtmlTable(
+                "Tools called but not allowed",
+                ("tool", "calls", "traces"),
+                tuple((u["tool"], u["calls"], u["traces"]) for u in unlisted),
+            )
+        )
+    return tuple(tables)
+
+
 def run_tables(sections: Iterable[Section]) -> tuple[HtmlTable, ...]:
-    """The tables a run's sections give (its `tasks` section, when it has one)."""
-    return tuple(t for s in sections if s.key == "tasks" for t in task_sections(s.value))
+    """The tables a run's sections give (its `tasks` and `coverage` sections, when it has
+    them)."""
+    tables: list[HtmlTable] = []
+    for section in sections:
+        if section.key == "tasks":
+            tables.extend(task_sections(section.value))
+        elif section.key == "coverage" and isinstance(section.value, Mapping):
+            tables.extend(coverage_sections(section.value))
+    return tuple(tables)
 
 
 def compare_tables(comparison: Comparison) -> tuple[HtmlTable, ...]:
-    """The tables of a comparison of repeated runs (none without them)."""
-    if comparison.repeated is None:
-        return ()
-    value = comparison.repeated.to_dict()
-    return task_change_sections(value["task_changes"], value["rule_changes"])
+    """The tables of a comparison: the coverage change (both reports with --coverage) and
+    the repeated runs' changes (none without them)."""
+    tables: list[HtmlTable] = []
+    change = comparison.coverage
+    if change is not None:
+        value = change.to_dict()
+        tables.append(
+            HtmlTable(
+                "Tool coverage",
+                ("measure", "baseline", "candidate"),
+                (
+                    (
+                        "tool coverage %",
+                        value["baseline_tool_coverage"],
+                        value["candidate_tool_coverage"],
+                    ),
+                    (
+                        "argument coverage %",
+                        value["baseline_argument_coverage"],
+                        value["candidate_argument_coverage"],
+                    ),
+                ),
+                note=change.line(),
+            )
+        )
+    if comparison.repeated is not None:
+        value = comparison.repeated.to_dict()
+        tables.extend(task_change_sections(value["task_changes"], value["rule_changes"]))
+    return tuple(tables)

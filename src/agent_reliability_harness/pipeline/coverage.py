@@ -1,0 +1,160 @@
+"""The `coverage` run section (policy v1.2 section 6, `--coverage`): per allowed tool, the
+calls made, the traces calling it, the declared arguments ever passed and the rules that
+fired on its calls; and the share of allowed tools called at least once.
+
+Counted trace by trace in the workers and merged in input order (sums and set unions, so
+every executor gives the same section). The allowed tools are those of all the run's
+policies (a tool allowed by several counts once, its declared arguments united). A trace
+too big to hold (evaluated a chunk of steps at a time) is not counted, and the section
+says how many were not.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..models.common import StepType
+from ..models.policy import Policy
+from ..models.report import Section
+from .plan import Accumulator, SectionSpec, TraceView
+
+KEY = "coverage"
+# Allowed tool -> its declared argument names (sorted), tools sorted.
+Targets = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def coverage_targets(policies: Sequence[Policy]) -> Targets:
+    declared: dict[str, set[str]] = {}
+    for policy in policies:
+        for name, tool in policy.allowed_tools.items():
+            names = declared.setdefault(name, set())
+            names.update(tool.required_arguments, tool.optional_arguments)
+    return tuple((name, tuple(sorted(args))) for name, args in sorted(declared.items()))
+
+
+@dataclass(slots=True)
+class ToolTally:
+    calls: int = 0
+    traces: int = 0
+    arguments: set[str] = field(default_factory=set)  # every name passed
+    rules: dict[str, int] = field(default_factory=dict)  # rule id -> findings on its calls
+
+    def merge(self, later: ToolTally) -> None:
+        self.calls += later.calls
+        self.traces += later.traces
+        self.arguments |= later.arguments
+        for rule, count in later.rules.items():
+            self.rules[rule] = self.rules.get(rule, 0) + count
+
+
+class CoverageAccumulator:
+    """Per tool name called: a ToolTally; how many traces were counted and not."""
+
+    def __init__(self, targets: Targets = ()) -> None:
+        self.targets = targets
+        self.tools: dict[str, ToolTally] = {}
+        self.traces = 0
+        self.not_counted = 0
+
+    def _tally(self, name: str) -> ToolTally:
+        tally = self.tools.get(name)
+        if tally is None:
+            tally = self.tools[name] = ToolTally()
+        return tally
+
+    def add(self, view: TraceView) -> None:
+        trace = view.trace
+        if trace is None:
+            self.not_counted += 1
+            return
+        self.traces += 1
+        called: set[str] = set()
+        steps = trace.steps
+        for step in steps:
+            if step.type == StepType.TOOL_CALL and step.tool_name:
+                tally = self._tally(step.tool_name)
+                tally.calls += 1
+                tally.arguments.update(step.arguments or ())
+                called.add(step.tool_name)
+        for name in called:
+            self.tools[name].traces += 1
+        for finding in view.report.findings:
+            index = finding.step_index
+            if finding.rule_id is None or index is None or not 0 <= index < len(steps):
+                continue
+            tool = steps[index].tool_name
+            if steps[index].type == StepType.TOOL_CALL and tool:
+                rules = self.tools[tool].rules
+                rules[finding.rule_id] = rules.get(finding.rule_id, 0) + 1
+
+    def merge(self, later: Accumulator) -> None:
+        assert isinstance(later, CoverageAccumulator)
+        self.traces += later.traces
+        self.not_counted += later.not_counted
+        for name, tally in later.tools.items():
+            self._tally(name).merge(tally)
+
+    def finish(self) -> Section | None:
+        return Section(KEY, coverage_value(self))
+
+
+def _share(part: int, whole: int) -> float | None:
+    return None if whole == 0 else round(100 * part / whole, 2)
+
+
+def coverage_value(state: CoverageAccumulator) -> dict[str, object]:
+    """The section's JSON value: tools in name order, rules in id order."""
+    rows: list[dict[str, object]] = []
+    passed_total = called = 0
+    allowed = dict(state.targets)
+    for name, declared in state.targets:
+        tally = state.tools.get(name, ToolTally())
+        passed = [a for a in declared if a in tally.arguments]
+        passed_total += len(passed)
+        called += tally.calls > 0
+        rows.append(
+            {
+                "tool": name,
+                "calls": tally.calls,
+                "traces": tally.traces,
+                "arguments_declared": len(declared),
+                "arguments_passed": len(passed),
+                "arguments_never_passed": [a for a in declared if a not in tally.arguments],
+                "rules": dict(sorted(tally.rules.items())),
+            }
+        )
+    declared_total = sum(len(args) for _, args in state.targets)
+    unlisted = [
+        {"tool": name, "calls": tally.calls, "traces": tally.traces}
+        for name, tally in sorted(state.tools.items())
+        if name not in allowed
+    ]
+    value: dict[str, object] = {
+        "traces": state.traces,
+        "allowed_tools": len(rows),
+        "called_tools": called,
+        "tool_coverage": _share(called, len(rows)),
+        "arguments_declared": declared_total,
+        "arguments_passed": passed_total,
+        "argument_coverage": _share(passed_total, declared_total),
+        "tools": rows,
+        "unlisted_tools": unlisted,
+    }
+    if state.not_counted:
+        value["traces_not_counted"] = state.not_counted
+    return value
+
+
+def tool_coverage(sections: Sequence[Section]) -> tuple[bool, float | None]:
+    """(whether the run has a coverage section, its share of allowed tools called)."""
+    for section in sections:
+        if section.key == KEY and isinstance(section.value, dict):
+            share = section.value.get("tool_coverage")
+            return True, share if isinstance(share, int | float) else None
+    return False, None
+
+
+def coverage_spec(policies: Sequence[Policy]) -> SectionSpec:
+    return SectionSpec(KEY, functools.partial(CoverageAccumulator, coverage_targets(policies)))

@@ -1,0 +1,109 @@
+"""ARH-SCH-015 (policy v1.2 section 6, `"tool_contracts": "recorded"`): each call of a tool
+whose definition the trace recorded (trace metadata `declared_tools`: an MCP `tools/list`
+result's tools, an OpenAI request's `tools`; docs/adapters.md says which formats fill it) is
+checked against that definition's JSON Schema, as `arh infer --from-tools` translates it:
+types, enums, patterns, bounds, lengths and nested items/properties/required. What the
+translation cannot say is not checked. The drift between what the agent was told and what
+it called becomes a finding per broken part, naming the argument path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import PolicyError
+from ..models.common import Category, Severity
+from ..models.policy import Policy
+from ..models.policy.args import parse_arg_spec
+from ..models.policy.jsonschema import arguments
+from ..models.policy.notes import Notes
+from ..models.policy.tooldefs import parse_tool_defs
+from ..models.trace import Step, Trace
+from .arguments import ArgCheck, contract_hits
+from .base import Counts, Hit, RuleContext, RuleResult, RuleState, rule
+from .contracts import passes
+
+DECLARED_TOOLS = "declared_tools"
+
+
+def recorded_checks(trace: Trace | None) -> dict[str, ArgCheck]:
+    """Tool name -> the compiled contract of its recorded definition ({} when the trace
+    recorded none). A definition the policy vocabulary cannot hold is left out."""
+    declared = None if trace is None else trace.metadata.get(DECLARED_TOOLS)
+    if not isinstance(declared, list) or not declared:
+        return {}
+    checks: dict[str, ArgCheck] = {}
+    for tool in parse_tool_defs(declared, "").tools:
+        args = arguments(tool.parameters)
+        raw = {
+            "type": "object",
+            "properties": {**args.optional, **args.required},
+            "required": sorted(args.required),
+        }
+        try:
+            spec = parse_arg_spec(raw, f"tool '{tool.name}'", tool.name, Notes())
+        except PolicyError:
+            continue
+        checks[tool.name] = ArgCheck(spec)
+    return checks
+
+
+@rule(
+    "ARH-SCH-015",
+    Category.SCHEMA,
+    Severity.ERROR,
+    title="Call breaks the tool definition the agent was given",
+    remediation="Make the agent call the tool as its recorded definition (the JSON Schema "
+    "it was given) says, or fix the definition the agent is given.",
+    applies=lambda p: p.tool_contracts == "recorded",
+    since="1.2",
+    counts=Counts.PER_CALL,
+)
+class RecordedContract(RuleState):
+    """One check per call of a tool with a recorded definition; a hit per broken part.
+    A trace read a chunk of steps at a time has its metadata only at the end: its calls
+    are kept until then (only with `tool_contracts: recorded`)."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self, compiled: Policy) -> None:
+        super().__init__(compiled)
+        self.pending: list[tuple[int, Step]] = []
+
+    def scan(self, ctx: RuleContext) -> None:
+        calls = ctx.facts.calls
+        if ctx.trace is None:
+            self.pending += calls
+            return
+        self._check(recorded_checks(ctx.trace), calls)
+
+    def finish(self, ctx: RuleContext) -> RuleResult:
+        if self.pending:
+            self._check(recorded_checks(ctx.trace), self.pending)
+            self.pending = []
+        return self.result
+
+    def _check(self, checks: dict[str, ArgCheck], calls: Any) -> None:
+        if not checks:
+            return
+        result = self.result
+        for index, step in calls:
+            check = checks.get(step.tool_name or "")
+            if check is None:
+                continue
+            result.checks += 1
+            value = step.arguments or {}
+            if not passes(check, value):
+                result.hits += _recorded(contract_hits(index, step, check, value, "arguments"))
+
+
+def _recorded(hits: list[Hit]) -> list[Hit]:
+    return [
+        Hit(
+            h.step_index,
+            f"recorded definition: {h.message}",
+            h.expected,
+            h.observed,
+            h.step_id,
+        )
+        for h in hits
+    ]
