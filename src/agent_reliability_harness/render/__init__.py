@@ -50,7 +50,7 @@ _ALL: tuple[Renderer, ...] = (
     # from a report alone the events carry no source trace id.
     Renderer(
         "otlp",
-        ".json",
+        ".otlp.json",
         "run",
         "verdicts as OTLP/JSON logs (gen_ai.evaluation.result events)",
         "otlp:render_run",
