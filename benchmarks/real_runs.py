@@ -43,10 +43,18 @@ CLAIMED = [
     "2026-12/gemini-cli/raw",
     "2026-12/inspect/raw",
     "2026-12/mcp/derived",
+    "2026-12/autogen/raw",
+    "2026-12/browser-use/raw",
+    "2026-12/codex-exec-json/raw",
+    "2026-12/gemini-cli-stream-json/raw",
+    "2026-12/letta/raw",
+    "2026-12/openhands/raw",
+    "2026-12/smolagents/raw",
 ]
 SKIP_NAMES = {"PROVENANCE.txt", "LICENSE", "LICENSE.agentdojo"}
 POLICY = {"policy_id": "real-runs-sweep", "allow_unlisted_tools": True}
-FIELDS = ["files", "read", "refused", "traces", "steps", "calls", "errors", "models", "tokens"]
+FIELDS = ["files", "read", "refused", "traces", "steps", "calls", "errors", "models"]
+FIELDS += ["tokens_in", "tokens_out"]
 FIELDS += ["sch013", "error_lines", "validate_rc1"]
 
 
@@ -88,7 +96,6 @@ def measure(path: Path, policy: Path) -> dict[str, Any]:
     traces = _traces(out)
     steps = [s for t in traces for s in t.get("steps", [])]
     calls = [s for s in steps if s.get("type") == "tool_call"]
-    tokens = sum((s.get("input_tokens") or 0) + (s.get("output_tokens") or 0) for s in steps)
     notes = sum(len(t.get("metadata", {}).get("adapter", {}).get("notes", [])) for t in traces)
     vcode, _, verr = _run(
         ["validate", "--policy", str(policy), "--fail-under", "0", "--quiet", str(path)]
@@ -103,7 +110,8 @@ def measure(path: Path, policy: Path) -> dict[str, Any]:
         "calls": len(calls),
         "errors": sum(1 for s in calls if s.get("status") == "error"),
         "models": sum(1 for s in steps if s.get("type") == "model_response"),
-        "tokens": tokens,
+        "tokens_in": sum(s.get("input_tokens") or 0 for s in steps),
+        "tokens_out": sum(s.get("output_tokens") or 0 for s in steps),
         "sch013": notes,
         "error_lines": len(errors),
         "validate_error_lines": len(verrors),

@@ -122,6 +122,26 @@ def test_an_unrecognised_jsonl_file_is_one_error(tmp_path: Path) -> None:
         assert lines[0].endswith("(and 148 more lines of the file alike, the last at line 149)")
 
 
+def test_a_jsonl_file_refused_by_an_explicit_format_is_one_error(tmp_path: Path) -> None:
+    """`--format X` on a JSONL file none of whose lines is X (here `codex exec --json`
+    events, shaped as its documented thread/turn/item events): one error for the file,
+    not one identical refusal per line; another refusal is never folded into it."""
+    path = tmp_path / "events.jsonl"
+    events = [
+        {"type": "thread.started", "thread_id": "t1"},
+        {"type": "turn.started"},
+        {"type": "item.completed", "item": {"id": "i0", "type": "agent_message", "text": "4"}},
+        {"type": "turn.completed", "usage": {"input_tokens": 5, "output_tokens": 1}},
+    ]
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    for fmt in ("openhands", "smolagents", "claude-code", "gemini-stream"):
+        code, out, err = arh("convert", "--format", fmt, str(path))
+        lines = err.splitlines()
+        assert (code, out, len(lines)) == (1, "", 1), (fmt, err)
+        assert lines[0].startswith(f"error: {path}:1: not a"), fmt
+        assert lines[0].endswith("(and 3 more lines of the file alike, the last at line 4)")
+
+
 def test_a_line_failing_otherwise_is_not_folded(tmp_path: Path) -> None:
     path = tmp_path / "mixed.jsonl"
     path.write_text('{"n": 1}\n{"n": 2}\n{oops\n{"n": 4}\n')
