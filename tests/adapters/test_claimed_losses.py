@@ -103,6 +103,51 @@ def test_codex_output_that_only_mentions_a_failure_text_is_not_an_error() -> Non
     assert call.get("status") != "error"
 
 
+# SWE-agent trajectories hold no exit code; its tools write some failures as text: the
+# lint-gated `edit` (tools/windowed_edit_linting/bin/edit, 0.x edit_linting.sh) reverts
+# an edit that introduces syntax errors ("Your changes have NOT been applied", exit 1),
+# and the environment interrupts a command past its timeout ("EXECUTION TIMED OUT").
+_LINT = (
+    "Your proposed edit has introduced new syntax error(s). Please read this error message "
+    "carefully and then retry editing the file.\n\nERRORS:\n- E999 IndentationError: "
+    "unexpected indent\n\nThis is how your edit would have looked if applied\n---\n"
+    "1:  return x\n---\n\nYour changes have NOT been applied. Please fix your edit command "
+    "and try again.\nDO NOT re-run the same failed edit command. Running it again will lead "
+    "to the same error."
+)
+_NO_OUTPUT = (
+    "Running attack.\nEXECUTION TIMED OUT BECAUSE NO OUTPUT WAS PRODUCED FOR MORE THAN 60.0 "
+    "SECONDS.\nPLEASE REFINE YOUR RUNNING COMMAND SO IT WILL PRODUCE OUTPUT IN THE SPECIFIED "
+    "TIME FRAME."
+)
+
+
+def test_swe_agent_failures_written_as_text_are_errors() -> None:
+    steps = [
+        ("edit 1:1\n  return x\nend_of_edit", _LINT),
+        ("edit 1:1\nreturn x\nend_of_edit", "File updated. Please review the changes."),
+        ("./rock", "\nEXECUTION TIMED OUT"),
+        ("python attack.py", _NO_OUTPUT),
+        ("cat notes.txt", "a note that says: Your changes have NOT been applied yet"),
+    ]
+    trajectory = [
+        {"action": a, "observation": o, "thought": f"step {n}", "response": f"step {n}"}
+        for n, (a, o) in enumerate(steps)
+    ]
+    history = [{"role": "system", "content": "You are SWE-agent.", "agent": "primary"}]
+    for n, (action, observation) in enumerate(steps):
+        history.append({"role": "assistant", "content": f"step {n}", "agent": "primary"})
+        history[-1].update(thought=f"step {n}", action=action)
+        history.append({"role": "user", "content": observation, "agent": "primary"})
+    value = {"trajectory": trajectory, "history": history, "info": {"exit_status": "submitted"}}
+    (trace,) = to_canonical(value, "swe-agent", "t")
+    calls = [s for s in trace["steps"] if s["type"] == "tool_call"]
+    assert [c.get("status", "ok") for c in calls] == ["error", "ok", "error", "error", "ok"]
+    assert "not applied" in calls[0]["error"] and "timed out" in calls[2]["error"]
+    assert calls[0]["output"] == _LINT  # the text stays the output
+    assert trace["metadata"]["adapter"]["notes"] == []
+
+
 def arh(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), Streams(out, err, io.BytesIO(b"")))
