@@ -148,6 +148,68 @@ def test_swe_agent_failures_written_as_text_are_errors() -> None:
     assert trace["metadata"]["adapter"]["notes"] == []
 
 
+def _mcp_sampling_session() -> list[Any]:
+    """A tool call during which the server asks the client for an LLM completion
+    (sampling/createMessage, ids in the server's own space), built with `mcp.types`."""
+    mt = pytest.importorskip("mcp.types")
+
+    def wire(model: Any) -> Any:
+        return json.loads(model.model_dump_json(by_alias=True, exclude_none=True))
+
+    said = mt.SamplingMessage(role="user", content=mt.TextContent(type="text", text="Quote"))
+    asked = mt.CreateMessageRequestParams(messages=[said], maxTokens=100, systemPrompt="Be brief")
+    answer = mt.CreateMessageResult(
+        role="assistant",
+        content=mt.TextContent(type="text", text="So we beat on"),
+        model="claude-3-5-haiku",
+        stopReason="endTurn",
+    )
+    called = mt.CallToolResult(content=[mt.TextContent(type="text", text="LLM said: So")])
+    call = {"name": "trigger-sampling-request", "arguments": {"prompt": "Quote"}}
+    return [
+        wire(mt.JSONRPCRequest(jsonrpc="2.0", id=7, method="tools/call", params=call)),
+        wire(
+            mt.JSONRPCRequest(
+                jsonrpc="2.0", id=0, method="sampling/createMessage", params=wire(asked)
+            )
+        ),
+        wire(mt.JSONRPCResponse(jsonrpc="2.0", id=0, result=wire(answer))),
+        wire(mt.JSONRPCResponse(jsonrpc="2.0", id=7, result=wire(called))),
+    ]
+
+
+def test_mcp_sampling_is_kept_with_the_call_that_asked_for_it() -> None:
+    """Not a model turn of the run (the session's last step would read as its final
+    response): the request and the client's answer go to the running call's metadata."""
+    (trace,) = to_canonical(_mcp_sampling_session(), "mcp", "s")
+    assert trace["metadata"]["adapter"]["notes"] == []
+    (call,) = trace["steps"]
+    assert (call["step_id"], call["output"]) == ("7", "LLM said: So")
+    (sampled,) = call["metadata"]["sampling"]
+    assert sampled["request"]["systemPrompt"] == "Be brief"
+    assert sampled["result"]["content"]["text"] == "So we beat on"
+    assert sampled["result"]["model"] == "claude-3-5-haiku"
+    assert trace["metadata"]["adapter"]["mapped"] == 4
+
+
+def test_mcp_sampling_outside_a_call_is_still_noted() -> None:
+    session = _mcp_sampling_session()
+    order = [session[0], session[3], *session[1:3]]  # the call answered before sampling
+    (trace,) = to_canonical(order, "mcp", "s")
+    issues = [n["issue"] for n in trace["metadata"]["adapter"]["notes"]]
+    assert issues[-2:] == [
+        "sampling/createMessage request is not a tool call",
+        "sampling/createMessage result is not a tool call",
+    ]
+
+
+def test_mcp_sampling_without_a_result_is_still_noted() -> None:
+    (trace,) = to_canonical(_mcp_sampling_session()[:2], "mcp", "s")
+    (note,) = trace["metadata"]["adapter"]["notes"]
+    assert note["issue"] == "sampling/createMessage request without a result"
+    assert [s["type"] for s in trace["steps"]] == ["tool_call"]
+
+
 def arh(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), Streams(out, err, io.BytesIO(b"")))
