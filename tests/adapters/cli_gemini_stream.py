@@ -96,7 +96,7 @@ ERRORS: list[dict[str, Any]] = [
         "timestamp": _at(6),
         "status": "error",
         "error": {"type": "FatalTurnLimitedError", "message": "Reached max session turns"},
-        "stats": dict(_STATS, input_tokens=3000, output_tokens=90, tool_calls=2),
+        "stats": dict(_STATS, total_tokens=3090, input_tokens=3000, output_tokens=90, tool_calls=2),
     },
     # A second run appended to the same file, cut short: its last call has no result.
     _init(SECOND, 30),

@@ -103,6 +103,113 @@ def test_codex_output_that_only_mentions_a_failure_text_is_not_an_error() -> Non
     assert call.get("status") != "error"
 
 
+# SWE-agent trajectories hold no exit code; its tools write some failures as text: the
+# lint-gated `edit` (tools/windowed_edit_linting/bin/edit, 0.x edit_linting.sh) reverts
+# an edit that introduces syntax errors ("Your changes have NOT been applied", exit 1),
+# and the environment interrupts a command past its timeout ("EXECUTION TIMED OUT").
+_LINT = (
+    "Your proposed edit has introduced new syntax error(s). Please read this error message "
+    "carefully and then retry editing the file.\n\nERRORS:\n- E999 IndentationError: "
+    "unexpected indent\n\nThis is how your edit would have looked if applied\n---\n"
+    "1:  return x\n---\n\nYour changes have NOT been applied. Please fix your edit command "
+    "and try again.\nDO NOT re-run the same failed edit command. Running it again will lead "
+    "to the same error."
+)
+_NO_OUTPUT = (
+    "Running attack.\nEXECUTION TIMED OUT BECAUSE NO OUTPUT WAS PRODUCED FOR MORE THAN 60.0 "
+    "SECONDS.\nPLEASE REFINE YOUR RUNNING COMMAND SO IT WILL PRODUCE OUTPUT IN THE SPECIFIED "
+    "TIME FRAME."
+)
+
+
+def test_swe_agent_failures_written_as_text_are_errors() -> None:
+    steps = [
+        ("edit 1:1\n  return x\nend_of_edit", _LINT),
+        ("edit 1:1\nreturn x\nend_of_edit", "File updated. Please review the changes."),
+        ("./rock", "\nEXECUTION TIMED OUT"),
+        ("python attack.py", _NO_OUTPUT),
+        ("cat notes.txt", "a note that says: Your changes have NOT been applied yet"),
+    ]
+    trajectory = [
+        {"action": a, "observation": o, "thought": f"step {n}", "response": f"step {n}"}
+        for n, (a, o) in enumerate(steps)
+    ]
+    history = [{"role": "system", "content": "You are SWE-agent.", "agent": "primary"}]
+    for n, (action, observation) in enumerate(steps):
+        history.append({"role": "assistant", "content": f"step {n}", "agent": "primary"})
+        history[-1].update(thought=f"step {n}", action=action)
+        history.append({"role": "user", "content": observation, "agent": "primary"})
+    value = {"trajectory": trajectory, "history": history, "info": {"exit_status": "submitted"}}
+    (trace,) = to_canonical(value, "swe-agent", "t")
+    calls = [s for s in trace["steps"] if s["type"] == "tool_call"]
+    assert [c.get("status", "ok") for c in calls] == ["error", "ok", "error", "error", "ok"]
+    assert "not applied" in calls[0]["error"] and "timed out" in calls[2]["error"]
+    assert calls[0]["output"] == _LINT  # the text stays the output
+    assert trace["metadata"]["adapter"]["notes"] == []
+
+
+def _mcp_sampling_session() -> list[Any]:
+    """A tool call during which the server asks the client for an LLM completion
+    (sampling/createMessage, ids in the server's own space), built with `mcp.types`."""
+    mt = pytest.importorskip("mcp.types")
+
+    def wire(model: Any) -> Any:
+        return json.loads(model.model_dump_json(by_alias=True, exclude_none=True))
+
+    said = mt.SamplingMessage(role="user", content=mt.TextContent(type="text", text="Quote"))
+    asked = mt.CreateMessageRequestParams(messages=[said], maxTokens=100, systemPrompt="Be brief")
+    answer = mt.CreateMessageResult(
+        role="assistant",
+        content=mt.TextContent(type="text", text="So we beat on"),
+        model="claude-3-5-haiku",
+        stopReason="endTurn",
+    )
+    called = mt.CallToolResult(content=[mt.TextContent(type="text", text="LLM said: So")])
+    call = {"name": "trigger-sampling-request", "arguments": {"prompt": "Quote"}}
+    return [
+        wire(mt.JSONRPCRequest(jsonrpc="2.0", id=7, method="tools/call", params=call)),
+        wire(
+            mt.JSONRPCRequest(
+                jsonrpc="2.0", id=0, method="sampling/createMessage", params=wire(asked)
+            )
+        ),
+        wire(mt.JSONRPCResponse(jsonrpc="2.0", id=0, result=wire(answer))),
+        wire(mt.JSONRPCResponse(jsonrpc="2.0", id=7, result=wire(called))),
+    ]
+
+
+def test_mcp_sampling_is_kept_with_the_call_that_asked_for_it() -> None:
+    """Not a model turn of the run (the session's last step would read as its final
+    response): the request and the client's answer go to the running call's metadata."""
+    (trace,) = to_canonical(_mcp_sampling_session(), "mcp", "s")
+    assert trace["metadata"]["adapter"]["notes"] == []
+    (call,) = trace["steps"]
+    assert (call["step_id"], call["output"]) == ("7", "LLM said: So")
+    (sampled,) = call["metadata"]["sampling"]
+    assert sampled["request"]["systemPrompt"] == "Be brief"
+    assert sampled["result"]["content"]["text"] == "So we beat on"
+    assert sampled["result"]["model"] == "claude-3-5-haiku"
+    assert trace["metadata"]["adapter"]["mapped"] == 4
+
+
+def test_mcp_sampling_outside_a_call_is_still_noted() -> None:
+    session = _mcp_sampling_session()
+    order = [session[0], session[3], *session[1:3]]  # the call answered before sampling
+    (trace,) = to_canonical(order, "mcp", "s")
+    issues = [n["issue"] for n in trace["metadata"]["adapter"]["notes"]]
+    assert issues[-2:] == [
+        "sampling/createMessage request is not a tool call",
+        "sampling/createMessage result is not a tool call",
+    ]
+
+
+def test_mcp_sampling_without_a_result_is_still_noted() -> None:
+    (trace,) = to_canonical(_mcp_sampling_session()[:2], "mcp", "s")
+    (note,) = trace["metadata"]["adapter"]["notes"]
+    assert note["issue"] == "sampling/createMessage request without a result"
+    assert [s["type"] for s in trace["steps"]] == ["tool_call"]
+
+
 def arh(*argv: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     code = main(list(argv), Streams(out, err, io.BytesIO(b"")))
@@ -120,6 +227,26 @@ def test_an_unrecognised_jsonl_file_is_one_error(tmp_path: Path) -> None:
         assert code == 1 and len(lines) == 2 and lines[0] == lines[1], argv
         assert lines[0].startswith(f"error: {path}:1: unrecognised input format: ")
         assert lines[0].endswith("(and 148 more lines of the file alike, the last at line 149)")
+
+
+def test_a_jsonl_file_refused_by_an_explicit_format_is_one_error(tmp_path: Path) -> None:
+    """`--format X` on a JSONL file none of whose lines is X (here `codex exec --json`
+    events, shaped as its documented thread/turn/item events): one error for the file,
+    not one identical refusal per line; another refusal is never folded into it."""
+    path = tmp_path / "events.jsonl"
+    events = [
+        {"type": "thread.started", "thread_id": "t1"},
+        {"type": "turn.started"},
+        {"type": "item.completed", "item": {"id": "i0", "type": "agent_message", "text": "4"}},
+        {"type": "turn.completed", "usage": {"input_tokens": 5, "output_tokens": 1}},
+    ]
+    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    for fmt in ("openhands", "smolagents", "claude-code", "gemini-stream"):
+        code, out, err = arh("convert", "--format", fmt, str(path))
+        lines = err.splitlines()
+        assert (code, out, len(lines)) == (1, "", 1), (fmt, err)
+        assert lines[0].startswith(f"error: {path}:1: not a"), fmt
+        assert lines[0].endswith("(and 3 more lines of the file alike, the last at line 4)")
 
 
 def test_a_line_failing_otherwise_is_not_folded(tmp_path: Path) -> None:

@@ -59,8 +59,6 @@ REFUSED = {
 NOTED = {
     # an input_image part of the user's message
     "2026-12/codex-cli/raw/rollout-2025-09-24T20-12-23-01997ea4-a70d-7da3-8c20-c736db82a7c5.jsonl": 1,
-    # a server's sampling/createMessage request and its result (an LLM call the client made)
-    "2026-12/mcp/derived/goose-replay-server-everything.jsonl": 2,
 }  # fmt: skip
 # source -> (traces, steps, tool calls, of which status error, tokens), as read now.
 EXPECTED = {

@@ -87,8 +87,9 @@ def test_gemini_stream_json_two_appended_runs() -> None:
     assert {first["source"], second["source"]} == {"gemini-stream"}
     assert first["trace_id"] == "6727b31e-11a1-4351-b526-77ba7b90da09"
     assert second["trace_id"] == "65b8f8e4-6941-4eba-b2b8-a3f492435908"
-    # The first run's result line: 2,152,077 in / 6,375 out, 40 tool calls.
-    assert totals(first) == (2152077, 6375)
+    # The first run's result line: 2,152,077 in / 6,375 out (candidates only) of a total of
+    # 2,164,148, 40 tool calls: output is the total less the input, 5,696 thinking tokens.
+    assert totals(first) == (2152077, 2164148 - 2152077)
     assert len(calls(first)) == first["metadata"]["tool_calls"] == 40
     assert [c["tool_name"] for c in calls(first) if c["status"] == "error"] == ["activate_skill"]
     assert first["steps"][-1]["text"].startswith("I have converted the Figma design")

@@ -111,10 +111,11 @@ def test_claude_code_session_is_not_anthropic_messages(tmp_path: Path) -> None:
     code, out, err = arh("convert", "--format", "anthropic-messages", str(path))
     assert (code, out) == (1, "")
     lines = err.splitlines()
-    assert len(lines) == 4
+    assert len(lines) == 1  # one error for the file, its lines refused alike folded in
     assert lines[0] == (
         f"error: {path.as_posix()}:1: not an anthropic-messages transcript: it is a claude-code "
-        "document; pass --format claude-code"
+        "document; pass --format claude-code (and 3 more lines of the file alike, the last at "
+        "line 4)"
     )
     anthropic = BY_NAME["anthropic-messages"]
     with pytest.raises(AdapterError, match="0 of 1 items mapped; noted: message with an unknown"):

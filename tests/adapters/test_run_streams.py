@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import cli_gemini_stream as cgs
 import make_cli_fixtures as mk
 import make_sdk_fixtures as gen
 
@@ -89,6 +90,24 @@ def test_gemini_stream_joins_deltas_and_counts_the_result_stats_once() -> None:
     assert sum(s.get("output_tokens") or 0 for s in trace["steps"]) == 250
     assert trace["inputs"] == [{"role": "user", "text": "What port does the server use?"}]
     assert trace["metadata"]["adapter"]["mapped"] == 9  # every line
+
+
+def test_gemini_stream_counts_thinking_tokens_as_output() -> None:
+    """gemini-cli's stream `stats` (StreamJsonFormatter.convertToStreamStats) write
+    `output_tokens` = response candidates only; the thinking tokens are in `total_tokens`
+    alone (prompt + candidates + thoughts + tool-use prompt). Output is total - input, as
+    the chat recording's `tokens.output + tokens.thoughts` of the same run."""
+    stats = {"total_tokens": 1700, "input_tokens": 1000, "output_tokens": 200, "cached": 0}
+    stats.update(input=1000, duration_ms=10, tool_calls=0)
+    lines = [*cgs.CLEAN[:4], {"type": "result", "timestamp": "t", "status": "success"}]
+    lines[-1]["stats"] = stats
+    (trace,) = convert_session(BY_NAME["gemini-stream"], iter(enumerate(lines, 1)), "s")
+    assert sum(s.get("input_tokens") or 0 for s in trace["steps"]) == 1000
+    assert sum(s.get("output_tokens") or 0 for s in trace["steps"]) == 700
+    # a total that does not cover input and output says nothing more: output as written
+    lines[-1] = dict(lines[-1], stats=dict(stats, total_tokens=1100))
+    (trace,) = convert_session(BY_NAME["gemini-stream"], iter(enumerate(lines, 1)), "s")
+    assert sum(s.get("output_tokens") or 0 for s in trace["steps"]) == 200
 
 
 def test_gemini_stream_errors_and_appended_runs() -> None:

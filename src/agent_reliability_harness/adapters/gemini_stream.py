@@ -5,7 +5,8 @@ One event per line (gemini-cli `JsonStreamEventType`): `init` {session_id, model
 parameters}, `tool_result` {tool_id, status success|error, output, error}, `error`
 {severity, message} and `result` {status, error, stats}; every event has a `timestamp`.
 Assistant text arrives in `delta` chunks that join into one message. The run's usage is
-written once, in `result.stats` (input_tokens counts cached input too). A file may hold
+written once, in `result.stats` (input_tokens counts cached input too; output_tokens
+counts no thinking, which only total_tokens holds). A file may hold
 several runs appended (one per `init`): each is a trace. A harness that saved the stream
 may add its own keys (a `ts`) and write the task prompt as a user message before `init`.
 """
@@ -185,7 +186,7 @@ class _Stream:
                 opt_count(stats, "input_tokens", where),
                 opt_count(stats, "output_tokens", where),
             )
-            b.tokens(0, inp, out, where)
+            b.tokens(0, inp, _with_thinking(stats, inp, out, where), where)
         b.metadata["status"] = line.get("status")
 
     def finish(self) -> list[dict[str, Any]]:
@@ -202,6 +203,16 @@ class _Stream:
                 run.b.metadata["status"] = "cut short (no result event)"
             kept.append(run)
         return [run.b.build() for run in kept]
+
+
+def _with_thinking(stats: dict[str, Any], inp: int | None, out: int | None, at: str) -> int | None:
+    """The run's output tokens, thinking included: `output_tokens` counts the response
+    candidates only, `total_tokens` adds the thoughts (and any tool-use prompt) to
+    input and output, so output is total - input when the total covers both."""
+    total = opt_count(stats, "total_tokens", at)
+    if total is None or inp is None or out is None or total <= inp + out:
+        return out
+    return total - inp
 
 
 ADAPTER: Adapter = session_adapter(

@@ -1,8 +1,10 @@
 """The "mcp" format: Model Context Protocol session logs, the JSON-RPC 2.0 messages a client
 and server exchanged, as a JSON array or JSON Lines (one message, or one `{"message": ...}`
 wrapper with an optional `timestamp`, per line). One trace per session: `tools/call` requests
-are tool calls, paired with their results by JSON-RPC id; `tools/list` results are kept as
-the declared tool set; protocol bookkeeping is skipped, other content is noted."""
+are tool calls, paired with their results by JSON-RPC id; a server's `sampling/createMessage`
+request and the client's answer go to the metadata of the tool call they came during;
+`tools/list` results are kept as the declared tool set; protocol bookkeeping is skipped, other
+content is noted."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from ._common import TraceBuilder, obj, opt_list, opt_obj, opt_str
 from ._sessions import session_adapter
 
 NAME = "mcp"
+SAMPLING = "sampling/createMessage"
 # Requests, results and notifications of the protocol itself: no run content.
 _BOOKKEEPING = {
     "initialize",
@@ -62,6 +65,9 @@ class _Session:
     pending: dict[str, str] = field(default_factory=dict)  # request id -> method
     calls: dict[str, list[int]] = field(default_factory=dict)  # tool call id -> open steps
     started: dict[int, float] = field(default_factory=dict)  # tool call step -> time
+    # sampling request id -> (its params, the step id of the call it came during, where,
+    # how many steps there were then)
+    sampling: dict[str, tuple[dict[str, Any], str | None, str, int]] = field(default_factory=dict)
 
     def feed(self, at: str, record: Any) -> None:
         if isinstance(record, list):  # a JSON-RPC batch
@@ -71,7 +77,14 @@ class _Session:
             _item(self, record, at)
 
     def finish(self) -> list[dict[str, Any]]:
+        for params, _, at, after in self.sampling.values():
+            self.b.note(at, f"{SAMPLING} request without a result", params, after=after)
         return [self.b.build()]
+
+    def running_call(self) -> str | None:
+        """The step id of the one tool call open now (None: none, or several)."""
+        open_steps = [index for indices in self.calls.values() for index in indices]
+        return self.b.steps[open_steps[0]]["step_id"] if len(open_steps) == 1 else None
 
     def answer(self, key: str) -> int:
         """The step of the oldest open call with this id (the one `result` pairs with)."""
@@ -131,6 +144,8 @@ def _request(
         s.b.mark(at)
     elif method in _BOOKKEEPING or method == "tools/list":
         s.b.skip(at, f"{method} request")
+    elif method == SAMPLING:  # mapped with its result, else noted at the end
+        s.sampling[key] = (params, s.running_call(), at, len(s.b.steps))
     else:  # resources/read, prompts/get, sampling, elicitation...: content, but no tool call
         s.b.note(at, f"{method} request is not a tool call", params)
 
@@ -171,7 +186,12 @@ def _response(
     elif method is None:
         s.b.note(at, "response without a matching request", message)
     elif "error" in message:
+        if method == SAMPLING:
+            asked, _, asked_at, after = s.sampling.pop(key or "")
+            s.b.note(asked_at, f"{method} request is not a tool call", asked, after=after)
         s.b.note(at, f"{method} request failed", message.get("error"))
+    elif method == SAMPLING:
+        _sampled(s, key or "", result, at)
     elif method == "tools/list":
         tools = opt_list(obj(result, f"{at}.result"), "tools", f"{at}.result")
         s.b.metadata.setdefault("declared_tools", []).extend(tools)
@@ -185,6 +205,23 @@ def _response(
         s.b.skip(at, f"{method} result")
     else:
         s.b.note(at, f"{method} result is not a tool call", result)
+
+
+def _sampled(s: _Session, key: str, result: Any, at: str) -> None:
+    """The client's answer to a server's sampling request, made during a tool call: kept
+    with its request in that call's `metadata.sampling` (an LLM call the server made
+    through the client to produce the call's result; never a model turn of the run,
+    which would read as its final response). Noted when no single call was running."""
+    params, parent, asked_at, after = s.sampling.pop(key)
+    index = next((i for i, step in enumerate(s.b.steps) if step["step_id"] == parent), None)
+    if parent is None or index is None:
+        s.b.note(asked_at, f"{SAMPLING} request is not a tool call", params, after=after)
+        s.b.note(at, f"{SAMPLING} result is not a tool call", result)
+        return
+    s.b.mark(asked_at)
+    s.b.mark(at)
+    held = s.b.steps[index].setdefault("metadata", {}).setdefault("sampling", [])
+    held.append({"request": params, "result": result})
 
 
 def _tool_result(s: _Session, message: dict[str, Any], key: str, at: str, index: int) -> None:

@@ -6,6 +6,7 @@ execution_time); `history` supplies the structured tool calls and the inputs.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ._common import (
@@ -26,6 +27,24 @@ NAME = "swe-agent"
 _NOT_EXECUTED = (
     "the action was not executed: SWE-agent rejected it (format error, blocked command or "
     "shell syntax error) and asked the model again"
+)
+# Failures SWE-agent's tools and environment write only as text: the lint-gated `edit`
+# (tools/windowed_edit_linting/bin/edit; 0.x config/commands/edit_linting.sh) reverts an
+# edit that introduces syntax errors and exits 1; swe_env.py interrupts a command past
+# its timeout (or that produced no output for too long), or restarts a shell it failed.
+_TEXT_FAILURES = (
+    (
+        re.compile(r"^Your changes have NOT been applied\. ", re.MULTILINE),
+        "edit not applied: it introduced new syntax errors (SWE-agent's lint check)",
+    ),
+    (
+        re.compile(r"^EXECUTION TIMED OUT", re.MULTILINE),
+        "timed out: SWE-agent interrupted the command",
+    ),
+    (
+        re.compile(r"^COMMAND FAILED TO EXECUTE\. RESTARTING PROCESS\.", re.MULTILINE),
+        "SWE-agent could not run the command and restarted its shell",
+    ),
 )
 _REPEATED_ACTION = "history turn of a trajectory step (the same action)"
 _REPEATED_OBSERVATION = "history observation of a trajectory step (the trajectory holds it)"
@@ -182,9 +201,30 @@ def _step(
     observation = step.get("observation")
     output = observation if observation not in (None, "") or executed else None
     if executed:
-        b.result(native, output, at, name=name)
+        _settle(b, native, output, at, name)
     else:
         b.result(native, output, at, name=name, is_error=True, error=_NOT_EXECUTED)
+
+
+def _settle(b: TraceBuilder, native: str | None, output: Any, at: str, name: str | None) -> None:
+    """The result of an executed action, `status: error` when its text says it failed."""
+    failure = _text_failure(output)
+    if failure is None:
+        b.result(native, output, at, name=name)
+    else:
+        b.result(native, output, at, name=name, is_error=True, error=failure)
+
+
+def _text_failure(observation: Any) -> str | None:
+    """The failure an observation writes only as text (SWE-agent records no exit code):
+    the lint-gated `edit` reverting an edit that adds syntax errors, a command the
+    environment interrupted past its timeout or could not run. None: no such failure."""
+    if not isinstance(observation, str):
+        return None
+    for pattern, error in _TEXT_FAILURES:
+        if pattern.search(observation):
+            return error
+    return None
 
 
 def _said(text: str | None) -> str | None:
@@ -241,7 +281,7 @@ def _history_turn(b: TraceBuilder, message: dict[str, Any], at: str) -> None:
         content_text(content, f"{at}.content", b, "\n") if isinstance(content, list) else content
     )
     for call_id in ids or [None]:
-        b.result(call_id, output, at)
+        _settle(b, call_id, output, at, None)
 
 
 def _run_totals(b: TraceBuilder, info: dict[str, Any]) -> None:

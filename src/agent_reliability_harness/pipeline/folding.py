@@ -1,19 +1,25 @@
-"""One error for a JSONL file none of whose lines is a format ARH reads: the lines that
-fail the same way as the file's first failing line are folded into its error (counted,
-with the last one's line), instead of one identical error per line."""
+"""One error for a JSONL file none of whose lines is a format ARH reads, or none of whose
+lines is the format `--format` names: the lines that fail the same way as the file's
+first failing line are folded into its error (counted, with the last one's line),
+instead of one identical error per line."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..models.report import InputFailure
 
 FOLDED = "unrecognised input format"
+# A line refused by an explicit --format: "not a(n) <format> transcript: <why>".
+REFUSED = re.compile(r"not an? [a-z0-9-]+ transcript: ")
 
 
 def fold_key(failure: InputFailure) -> tuple[str, str] | None:
     """What a line's failure must equal to be folded into an earlier one (None: never)."""
-    if failure.line is None or not failure.message.startswith(FOLDED):
+    if failure.line is None:
+        return None
+    if not failure.message.startswith(FOLDED) and not REFUSED.match(failure.message):
         return None
     return failure.source_path, failure.message
 
