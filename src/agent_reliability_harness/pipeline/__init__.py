@@ -10,6 +10,9 @@ the workers), and `register_output` (a file output streamed through its own sink
 
 from __future__ import annotations
 
+from .cache import DEFAULT_MAX_SIZE as CACHE_MAX_SIZE
+from .cache import CacheOptions
+from .cache_store import CacheStats, CacheUnavailable, open_store
 from .documents import STREAM_MIN_BYTES, Loaded, Reader
 from .executors import (
     CHUNK_BYTES,
@@ -51,12 +54,16 @@ from .sinks import (
 from .tasks import FORCED_TASKS, TASKS, TaskAccumulator
 
 __all__ = [
+    "CACHE_MAX_SIZE",
     "CHUNK_BYTES",
     "CHUNK_UNITS",
     "FORCED_TASKS",
     "STREAM_MIN_BYTES",
     "TASKS",
     "Accumulator",
+    "CacheOptions",
+    "CacheStats",
+    "CacheUnavailable",
     "ConsoleSink",
     "ErrorSink",
     "Executor",
@@ -91,6 +98,7 @@ __all__ = [
     "make_executor",
     "make_plan",
     "merge",
+    "open_store",
     "output_sinks",
     "register_output",
     "register_section",

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
 from ..inputs import LineRange, RawUnit, SessionFile, Unit
+from .cache import CachedProcessor, make_processor
 from .exports import lines_joined
 from .partial import Partial
 from .plan import WorkPlan
@@ -38,7 +39,7 @@ class InProcess:
     ranges = False
 
     def map(self, plan: WorkPlan, chunks: Iterator[list[Unit]]) -> Iterator[Partial]:
-        processor = UnitProcessor(plan)
+        processor = make_processor(plan)
         for chunk in chunks:
             yield processor.process_all(chunk)
 
@@ -68,7 +69,7 @@ class ProcessPool:
             return
         second = next(chunks, None) if self.jobs > 1 else None
         if second is None:
-            local = UnitProcessor(plan)
+            local = make_processor(plan)
             yield local.process_all(first)
             for chunk in chunks:
                 yield local.process_all(chunk)
@@ -85,7 +86,8 @@ class ProcessPool:
                 yield pending.popleft().get()
 
 
-_WORKER: dict[str, UnitProcessor] = {}  # this worker process's processor (one plan each)
+# This worker process's processor (one plan each).
+_WORKER: dict[str, UnitProcessor | CachedProcessor] = {}
 
 
 def _init_worker(plan: WorkPlan) -> None:
@@ -93,7 +95,7 @@ def _init_worker(plan: WorkPlan) -> None:
     # pool stops its workers with SIGTERM, which must not run the parent's handler.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _WORKER["processor"] = UnitProcessor(plan)
+    _WORKER["processor"] = make_processor(plan)
 
 
 def _work(chunk: list[Unit]) -> Partial:

@@ -31,6 +31,12 @@ def export_line(raw: bytes) -> bool:
         return False
 
 
+def has_marker(raw: bytes) -> bool:
+    """Whether a JSONL line may be a batch of a span export (one RE2 scan, no decoding):
+    two lines without one are never joined (lines_joined)."""
+    return _MARKERS.search(raw) is not None
+
+
 def lines_joined(before: bytes, after: bytes) -> bool:
     """Whether two consecutive JSONL lines must be read by one worker: batches of a span
     export, and a line that cannot be decoded next to one (coalesce() refuses the export

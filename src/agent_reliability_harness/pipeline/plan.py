@@ -48,6 +48,10 @@ class SectionSpec:
 
     key: str
     factory: Callable[[], Accumulator]
+    # The accumulator reads only `view.report` (never `view.trace`): a trace whose result
+    # comes from the cache (pipeline/cache.py) can feed it. A run with a section that
+    # does not say so is not cached.
+    report_only: bool = False
 
 
 class StepConsumer(Protocol):
@@ -85,6 +89,15 @@ class Needs:
     sections: tuple[SectionSpec, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class CacheSpec:
+    """`--cache` as the workers see it: where the cache is (a directory or an fsspec
+    URL) and the run's part of every key (pipeline/cache_key.py)."""
+
+    location: str
+    fingerprint: bytes
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class WorkPlan:
     """Everything a worker needs to turn units into a Partial; picklable (policies
@@ -97,6 +110,7 @@ class WorkPlan:
     needs: Needs = Needs()
     max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES  # what one input may hold (io.py)
     task_ids: TaskIds | None = None  # --task-id-from, applied to each trace before routing
+    cache: CacheSpec | None = None  # --cache: units' results reused (pipeline/cache.py)
 
 
 def combine(needs: list[Needs], sections: tuple[SectionSpec, ...] = ()) -> Needs:

@@ -32,17 +32,21 @@ class UnitProcessor:
         """One Partial for a run of consecutive units."""
         builder = PartialBuilder(self.plan)
         start = self.reader.size
-        with _no_cyclic_gc():
-            for item in self.reader.items(units):
-                if isinstance(item, InputFailure):
-                    builder.fail(item)
-                elif isinstance(item, BigFile):
-                    self._big(item, builder)
-                else:
-                    self._evaluate(item, builder)
+        with no_cyclic_gc():
+            self.process_into(units, builder)
         partial = builder.partial
         partial.size = self.reader.size - start
         return partial
+
+    def process_into(self, units: Iterable[Unit], builder: PartialBuilder) -> None:
+        """Read, route and evaluate consecutive units into `builder`."""
+        for item in self.reader.items(units):
+            if isinstance(item, InputFailure):
+                builder.fail(item)
+            elif isinstance(item, BigFile):
+                self._big(item, builder)
+            else:
+                self._evaluate(item, builder)
 
     def _evaluate(self, item: Loaded, builder: PartialBuilder) -> None:
         trace = item.trace if self.task_ids is None else self.task_ids.trace(item.trace)
@@ -104,7 +108,7 @@ class UnitProcessor:
 
 
 @contextlib.contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
+def no_cyclic_gc() -> Iterator[None]:
     """Pause the cycle collector while a chunk of units is processed.
 
     Everything built here is acyclic (decoded JSON, frozen dataclasses) and freed by

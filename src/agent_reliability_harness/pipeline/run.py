@@ -4,6 +4,7 @@ sinks. The CLI only maps argv to these options and sinks."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,11 +19,14 @@ from ..models.task_ids import TaskIds
 from ..reading import max_input_bytes
 from ..scoring import DEFAULT_FAIL_UNDER
 from . import executors
+from .cache import CacheOptions, attach, finish
+from .cache_store import CacheUnavailable
 from .documents import claims_for
 from .executors import Executor, InProcess, chunked
 from .exports import lines_joined
 from .partial import RunResult, Sink, merge
 from .plan import WorkPlan, combine, registered_sections
+from .sinks import Messages
 from .tasks import FORCED_TASKS
 
 
@@ -39,6 +43,8 @@ class RunOptions:
     # The most bytes one input may hold in memory (None: io.max_input_bytes(), i.e.
     # $ARH_MAX_INPUT_BYTES or the default); a bigger one is an input error.
     max_input_bytes: int | None = None
+    # --cache: reuse the results of units seen before (pipeline/cache.py); None: no cache.
+    cache: CacheOptions | None = None
 
     def input_limit(self) -> int:
         return self.max_input_bytes if self.max_input_bytes is not None else max_input_bytes()
@@ -96,12 +102,32 @@ def run(
     executor: Executor | None = None,
     stdin: Any = None,
     sections: Sequence[Section] = (),
+    messages: Messages | None = None,
 ) -> RunResult:
     """Validate every trace of the inputs (files, directories, JSONL, `-`, URLs) against
     the first of `policies` that applies to it, feeding `sinks` in input order.
-    `result.passed(options.allow_empty)` is the verdict of the run."""
+    `result.passed(options.allow_empty)` is the verdict of the run. A cache that cannot
+    be used is one warning (to `messages`, else a RuntimeWarning): the run goes on
+    without it."""
     executor = executor or InProcess()
     plan = make_plan(policies, options, sinks)
+    cache = options.cache
+    if cache is not None:
+        try:
+            plan = attach(plan, cache)
+        except CacheUnavailable as exc:
+            _warn(messages, f"cache {cache.location}: {exc}; running without the cache")
+            cache = None
     units = input_units(paths, options, stdin, executor.ranges)
     partials = executor.map(plan, chunked(units))
-    return merge(partials, sinks, run_policy_id(policies), sections)
+    result = merge(partials, sinks, run_policy_id(policies), sections)
+    if cache is not None:
+        finish(cache)
+    return result
+
+
+def _warn(messages: Messages | None, text: str) -> None:
+    if messages is not None:
+        messages.warn(text)
+    else:
+        warnings.warn(text, RuntimeWarning, stacklevel=3)
