@@ -23,6 +23,7 @@ from .models.report import InputFailure, RunReport, Section, TraceReport
 from .models.task_ids import task_ids
 from .models.trace import Trace, parse_trace
 from .pipeline import (
+    CacheOptions,
     Executor,
     InProcess,
     Loaded,
@@ -114,6 +115,7 @@ def validate_paths(
     task_id_from: str | None = None,
     repeated: bool = False,
     strict: bool = False,
+    cache: str | CacheOptions | None = None,
 ) -> RunReport:
     """Validate every trace in files, directories, JSONL files, URLs or stdin (`-`).
 
@@ -126,10 +128,21 @@ def validate_paths(
     `with_positions` records trace and step line numbers (as SARIF needs).
     Repeated runs: `task_id_from` (a pattern with one capturing group) takes each trace's
     task id from its trace_id; the `tasks` section (`run.sections`) is there when a task
-    has two or more runs, or with `repeated`."""
+    has two or more runs, or with `repeated`.
+    `cache` (a directory, an fsspec URL or a CacheOptions) reuses the results of traces
+    judged before (docs/cache.md); the report is the same. A cache that cannot be written
+    is a RuntimeWarning, and the run goes on without it."""
     policies, sections = _policies(policy, strict)
     collector = ReportSink(positions=with_positions)
-    options = RunOptions(fail_under, fmt, identity, allow_empty, task_ids(task_id_from), repeated)
+    options = RunOptions(
+        fail_under,
+        fmt,
+        identity,
+        allow_empty,
+        task_ids(task_id_from),
+        repeated,
+        cache=CacheOptions(cache) if isinstance(cache, str) else cache,
+    )
     chosen = _executor(executor, jobs)
     result = run(
         paths,
@@ -222,6 +235,7 @@ def report_json(run_report: RunReport) -> str:
 
 
 __all__ = [
+    "CacheOptions",
     "Executor",
     "InProcess",
     "LoadedTrace",

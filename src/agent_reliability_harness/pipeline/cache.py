@@ -30,7 +30,7 @@ from .cache_store import CacheUnavailable, Store, open_store
 from .documents import STREAM_MIN_BYTES
 from .exports import has_marker, lines_joined
 from .partial import Partial, PartialBuilder
-from .plan import CacheSpec, Needs, WorkPlan
+from .plan import CacheSpec, Needs, PieceSpec, WorkPlan
 from .process import UnitProcessor, no_cyclic_gc
 
 # The most bytes a cache keeps by default (`--cache-max-size`); least recently used
@@ -63,6 +63,11 @@ _DECODER = msgspec.msgpack.Decoder(Entry)
 def cacheable(plan: WorkPlan) -> bool:
     """Whether results of this plan can be replayed: every section is built from reports."""
     return all(spec.report_only for spec in plan.needs.sections)
+
+
+def stored_pieces(plan: WorkPlan) -> tuple[PieceSpec, ...]:
+    """The per-trace pieces an entry keeps: those that need the trace itself."""
+    return tuple(piece for piece in plan.needs.pieces if not piece.report_only)
 
 
 def attach(plan: WorkPlan, options: CacheOptions) -> WorkPlan:
@@ -102,12 +107,13 @@ class CachedProcessor:
         self.spec = spec
         self.store: Store = open_store(spec.location)
         # Misses are evaluated into a builder that keeps what an entry holds.
+        # the pieces made from the trace are kept in entries; the others are made again
+        # from the report by the builder, as for a trace evaluated here.
         needs = plan.needs
-        self.record = replace(
-            plan, needs=Needs(needs.pieces, keep_reports=True, positions=needs.positions)
-        )
+        kept = stored_pieces(plan)
+        self.record = replace(plan, needs=Needs(kept, keep_reports=True, positions=needs.positions))
         self.inner = UnitProcessor(self.record)
-        self.names = tuple(piece.name for piece in needs.pieces)
+        self.names = tuple(piece.name for piece in kept)
 
     def process_all(self, units: Iterable[Unit]) -> Partial:
         builder = PartialBuilder(self.plan)

@@ -2,8 +2,9 @@
 its result. The policies' canonical form (their compiled structs as sorted JSON, so a
 whitespace-only edit of a policy file keeps the cache and any new policy key is covered),
 the ARH version, the versions of the plugin distributions a policy names, the options of
-the run (score threshold, --format, labels, --task-id-from, the input limit) and the
-per-trace texts the sinks asked for (which, and made with which options)."""
+the run (score threshold, --format, labels, --task-id-from, the input limit, line
+positions) and the per-trace texts kept in entries (those made from the trace itself,
+such as the HTML report's: which, and made with which options)."""
 
 from __future__ import annotations
 
@@ -98,6 +99,6 @@ def fingerprint(plan: WorkPlan) -> bytes:
         "task_ids": plan.task_ids,
         "max_input_bytes": plan.max_input_bytes,
         "positions": plan.needs.positions,
-        "pieces": [_piece_id(spec) for spec in plan.needs.pieces],
+        "pieces": [_piece_id(spec) for spec in plan.needs.pieces if not spec.report_only],
     }
     return hashlib.sha256(canonical_json(parts)).digest()

@@ -77,6 +77,9 @@ class PieceSpec:
     name: str
     encode: Callable[[TraceView], str]
     streamed: Callable[[], StepConsumer] | None = None
+    # `encode` reads only `view.report`: for a trace whose result comes from the cache the
+    # text is made again from the report, not kept in the cache (pipeline/cache.py).
+    report_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)

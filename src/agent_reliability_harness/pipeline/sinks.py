@@ -43,12 +43,12 @@ def console_piece(options: RenderOptions, view: TraceView) -> str:
     return trace_text(view.report, options)
 
 
-JSON_PIECE = PieceSpec("json", json_piece)
+JSON_PIECE = PieceSpec("json", json_piece, report_only=True)
 
 
 def console_spec(options: RenderOptions) -> PieceSpec:
     name = f"console:{options.show}" + ("+color" if options.color else "")
-    return PieceSpec(name, functools.partial(console_piece, options))
+    return PieceSpec(name, functools.partial(console_piece, options), report_only=True)
 
 
 def unmapped_piece(view: TraceView) -> str:
@@ -57,7 +57,7 @@ def unmapped_piece(view: TraceView) -> str:
     return str(count) if count else ""
 
 
-UNMAPPED_PIECE = PieceSpec("unmapped", unmapped_piece)
+UNMAPPED_PIECE = PieceSpec("unmapped", unmapped_piece, report_only=True)
 
 
 class ErrorSink:
