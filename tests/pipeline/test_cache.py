@@ -16,7 +16,7 @@ import pytest
 from agent_reliability_harness import api, version
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
-from agent_reliability_harness.pipeline import executors
+from agent_reliability_harness.pipeline import executors, open_store
 from agent_reliability_harness.render import file_renderers
 from helpers import ROOT, SAMPLES, make_trace, response
 
@@ -132,8 +132,10 @@ def _corpus_copy(bench_corpus: tuple[Path, Path], tmp_path: Path) -> tuple[Path,
 
 def _run(policy: Path, traces: Path, cache: Path) -> tuple[tuple[int, int], bytes]:
     code, out, _ = _cli(
-        ["validate", "--policy", str(policy), str(traces), "--show", "summary"]
-        + ["--cache", str(cache), "--json-out", str(cache.parent / "r.json")]
+        [
+            *("validate", "--policy", str(policy), str(traces), "--show", "summary"),
+            *("--cache", str(cache), "--json-out", str(cache.parent / "r.json")),
+        ]
     )
     assert code in (0, 1)
     return _hits(out), (cache.parent / "r.json").read_bytes()
@@ -223,9 +225,11 @@ def test_two_concurrent_runs_share_one_cache(
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     runs = [
         subprocess.Popen(
-            [sys.executable, "-m", "agent_reliability_harness", "validate", "--policy"]
-            + [str(policy), str(traces), "--cache", str(cache), "--quiet"]
-            + ["--json-out", str(tmp_path / f"r{n}.json")],
+            [
+                *(sys.executable, "-m", "agent_reliability_harness", "validate", "--policy"),
+                *(str(policy), str(traces), "--cache", str(cache), "--quiet"),
+                *("--json-out", str(tmp_path / f"r{n}.json")),
+            ],
             env=env,
         )
         for n in range(2)
@@ -234,7 +238,7 @@ def test_two_concurrent_runs_share_one_cache(
     expected = _plain(policy, traces)
     assert (tmp_path / "r0.json").read_bytes() == expected
     assert (tmp_path / "r1.json").read_bytes() == expected
-    assert not [p for p in (cache / "v1").rglob(".tmp-*")]
+    assert not list((cache / "v1").rglob(".tmp-*"))
     hits, report = _run(policy, traces, cache)
     assert hits == (300, 300) and report == expected
 
@@ -296,7 +300,28 @@ def test_api_cache_on_an_fsspec_url(bench_corpus: tuple[Path, Path]) -> None:
     first = api.validate_paths([str(traces)], policy, cache=url)
     again = api.validate_paths([str(traces)], policy, cache=api.CacheOptions(url))
     assert api.report_json(first) == api.report_json(again) == plain
-    from agent_reliability_harness.pipeline import open_store
-
     assert open_store(url).stats().entries == 300
     assert open_store(url).clear() == 300
+
+
+def test_dask_workers_read_and_write_the_cache(
+    scheduler: str,
+    inputs: list[str],
+    bench_corpus: tuple[Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("distributed")
+    policy, _ = bench_corpus
+    cache = ["--cache", str(tmp_path / "cache")]
+    monkeypatch.setattr(executors, "CHUNK_BYTES", 50_000)
+    monkeypatch.setattr(executors, "CHUNK_UNITS", 7)
+    plain = _outputs(policy, inputs, ["--jobs", "1"], tmp_path / "plain")
+    on_dask = _outputs(policy, inputs, ["--dask", scheduler, *cache], tmp_path / "dask")
+    here = _outputs(policy, inputs, ["--jobs", "1", *cache], tmp_path / "here")
+    again = _outputs(policy, inputs, ["--dask", scheduler, *cache], tmp_path / "again")
+    total = json.loads(plain[3]["--json-out"])["summary"]["total_traces"]
+    for run, hits in ((on_dask, 0), (here, total), (again, total)):
+        assert (run[0], run[2], run[3]) == (plain[0], plain[2], plain[3])
+        assert _without_cache_line(run[1]) == plain[1]
+        assert _hits(run[1]) == (hits, total)
