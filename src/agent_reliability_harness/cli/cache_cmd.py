@@ -23,7 +23,7 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace, io: Streams) -> int:
     from ..errors import ArhError  # noqa: PLC0415
-    from ..pipeline import open_store  # noqa: PLC0415
+    from ..pipeline.cache_store import open_store  # noqa: PLC0415
 
     try:
         store = open_store(args.location)

@@ -10,9 +10,6 @@ the workers), and `register_output` (a file output streamed through its own sink
 
 from __future__ import annotations
 
-from .cache import DEFAULT_MAX_SIZE as CACHE_MAX_SIZE
-from .cache import CacheOptions
-from .cache_store import CacheStats, CacheUnavailable, open_store
 from .documents import STREAM_MIN_BYTES, Loaded, Reader
 from .executors import (
     CHUNK_BYTES,
@@ -27,7 +24,9 @@ from .executors import (
 from .exports import export_line, lines_joined
 from .partial import Partial, PartialBuilder, RunResult, Sink, merge
 from .plan import (
+    CACHE_MAX_SIZE,
     Accumulator,
+    CacheOptions,
     Needs,
     PieceSpec,
     SectionSpec,
@@ -62,8 +61,6 @@ __all__ = [
     "TASKS",
     "Accumulator",
     "CacheOptions",
-    "CacheStats",
-    "CacheUnavailable",
     "ConsoleSink",
     "ErrorSink",
     "Executor",
@@ -98,7 +95,6 @@ __all__ = [
     "make_executor",
     "make_plan",
     "merge",
-    "open_store",
     "output_sinks",
     "register_output",
     "register_section",

@@ -8,15 +8,18 @@ without cache and stored. Reports are byte-identical either way (see docs/cache.
 
 The unit is one JSONL line, one file or one session file; consecutive JSONL lines that
 are batches of one span export (or an unreadable line next to one) are one unit, as they
-are read together. Run-level sections are fed from the replayed report
-(TraceView(report, None)), so a run caches only if every section says `report_only`."""
+are read together. A line is looked up before it is decoded: an entry marked `alone`
+(a line that is neither a batch nor unreadable, whose result cannot depend on the lines
+next to it) is replayed at once; any other line is decoded to find its neighbours.
+Run-level sections are fed from the replayed report (TraceView(report, None)), so a run
+caches only if every section says `report_only`."""
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
@@ -25,33 +28,27 @@ from ..inputs import LineRange, Location, RawUnit, SessionFile, Unit, open_binar
 from ..io import Failure
 from ..models.report import InputFailure, TraceReport
 from ..reading import read_local
-from .cache_key import fingerprint
+from .cache_key import fingerprint, piece_key
 from .cache_store import CacheUnavailable, Store, open_store
 from .documents import STREAM_MIN_BYTES
-from .exports import has_marker, lines_joined
+from .exports import batch_or_bad, kinds_joined
 from .partial import Partial, PartialBuilder
-from .plan import CacheSpec, Needs, PieceSpec, WorkPlan
+from .plan import CacheOptions, CacheSpec, WorkPlan
 from .process import UnitProcessor, no_cyclic_gc
 
-# The most bytes a cache keeps by default (`--cache-max-size`); least recently used
-# entries are evicted at the end of a run that goes over.
-DEFAULT_MAX_SIZE = 1 << 30
+__all__ = ["CacheUnavailable", "CachedProcessor", "Entry", "attach", "cacheable", "finish"]
+
 _BLOCK = 1 << 20
 
 
-@dataclass(frozen=True, slots=True)
-class CacheOptions:
-    """Where the cache is (a directory or an fsspec URL) and how big it may grow."""
-
-    location: str
-    max_size: int = DEFAULT_MAX_SIZE
-
-
 class Entry(msgspec.Struct, array_like=True, gc=False):
-    """What one unit added to its Partial: reports, their pieces (in the plan's piece
-    order) and input failures."""
+    """What one unit added to its Partial: its reports, their pieces (`names`: the
+    pieces' keys, cache_key.piece_key) and its input failures. `alone`: one JSONL line
+    whose result does not depend on the lines next to it."""
 
+    alone: bool
     reports: list[TraceReport]
+    names: list[str]
     pieces: list[list[str]]
     failures: list[InputFailure]
 
@@ -63,11 +60,6 @@ _DECODER = msgspec.msgpack.Decoder(Entry)
 def cacheable(plan: WorkPlan) -> bool:
     """Whether results of this plan can be replayed: every section is built from reports."""
     return all(spec.report_only for spec in plan.needs.sections)
-
-
-def stored_pieces(plan: WorkPlan) -> tuple[PieceSpec, ...]:
-    """The per-trace pieces an entry keeps: those that need the trace itself."""
-    return tuple(piece for piece in plan.needs.pieces if not piece.report_only)
 
 
 def attach(plan: WorkPlan, options: CacheOptions) -> WorkPlan:
@@ -84,19 +76,17 @@ def finish(options: CacheOptions) -> None:
     open_store(options.location).trim(options.max_size)
 
 
-def make_processor(plan: WorkPlan) -> UnitProcessor | CachedProcessor:
-    """The processor of a plan: cached when the plan has a cache."""
-    return UnitProcessor(plan) if plan.cache is None else CachedProcessor(plan, plan.cache)
-
-
 @dataclass(slots=True)
-class _Group:
-    """Units read together, and their key (None: never cached)."""
+class _Lines:
+    """Consecutive JSONL lines of one file read together (batches of a span export and
+    the unreadable lines next to them): the units, their keys (None: not cacheable),
+    the last line's kind (batch_or_bad) and an entry already found for a single line."""
 
     units: list[Unit]
-    key: Any | None
-    size: int = 0
-    export: bool = field(default=False)  # the last line may be a batch of an export
+    keys: list[bytes] | None
+    last: bool | None
+    size: int
+    found: Entry | None = None
 
 
 class CachedProcessor:
@@ -106,48 +96,104 @@ class CachedProcessor:
         self.plan = plan
         self.spec = spec
         self.store: Store = open_store(spec.location)
-        # Misses are evaluated into a builder that keeps what an entry holds.
-        # the pieces made from the trace are kept in entries; the others are made again
-        # from the report by the builder, as for a trace evaluated here.
         needs = plan.needs
-        kept = stored_pieces(plan)
-        self.record = replace(plan, needs=Needs(kept, keep_reports=True, positions=needs.positions))
+        # Misses are evaluated into a builder that keeps what an entry holds.
+        self.record = replace(plan, needs=replace(needs, keep_reports=True, sections=()))
         self.inner = UnitProcessor(self.record)
-        self.names = tuple(piece.name for piece in kept)
+        self.names = tuple(piece.name for piece in needs.pieces)
+        self.keys = tuple(piece_key(piece) for piece in needs.pieces)
+        self.by_key = dict(zip(self.keys, self.names, strict=True))
+        self._base: tuple[tuple[str, str], Any] | None = None
+        self.builder = PartialBuilder(plan)
 
     def process_all(self, units: Iterable[Unit]) -> Partial:
-        builder = PartialBuilder(self.plan)
+        self.builder = builder = PartialBuilder(self.plan)
         size = 0
+        pending: _Lines | None = None
         with no_cyclic_gc():
-            for group in self._groups(units):
-                size += self._one(group, builder)
+            for part in self._parts(units):
+                if isinstance(part, RawUnit) and part.line is not None and part.data is not None:
+                    size += len(part.data)
+                    pending = self._line(part, pending)
+                elif isinstance(part, Failure) and part.line is not None:
+                    pending = self._pend(pending, part, None, False, None)
+                else:
+                    if pending is not None:
+                        self._flush(pending)
+                        pending = None
+                    size += self._whole(part)
+            if pending is not None:
+                self._flush(pending)
         partial = builder.partial
         partial.size = size
         return partial
 
-    def _one(self, group: _Group, builder: PartialBuilder) -> int:
-        key = None if group.key is None else group.key.hexdigest()
-        if key is not None:
-            entry = self._get(key)
-            if entry is not None:
-                self._replay(entry, builder)
-                builder.partial.cached += len(entry.reports)
-                return group.size
-        mini = PartialBuilder(self.record)
-        start = self.inner.reader.size
-        self.inner.process_into(group.units, mini)
-        made = mini.partial
-        texts = _by_report(made.pieces, self.names, len(made.reports))
-        entry = Entry(made.reports, texts, made.failures)
-        if key is not None and not any(f.message.startswith("cannot read") for f in made.failures):
-            # A full or read-only cache: the run goes on without this entry.
-            with contextlib.suppress(OSError):
-                self.store.put(key, _ENCODER.encode(entry))
-        self._replay(entry, builder)
-        return self.inner.reader.size - start
+    def _line(self, unit: RawUnit, pending: _Lines | None) -> _Lines | None:
+        assert unit.data is not None and unit.line is not None
+        key = self._line_key(unit.source_path, unit.hint, unit.line, unit.data)
+        entry = self._get(key)
+        if entry is not None and entry.alone:
+            if pending is not None:
+                self._flush(pending)
+            self._replay(entry)
+            return None
+        kind = batch_or_bad(unit.data)
+        if kind is None:  # alone: read by itself
+            if pending is not None:
+                self._flush(pending)
+            self._evaluate([unit], key, True)
+            return None
+        return self._pend(pending, unit, key, kind, entry)
 
-    def _get(self, key: str) -> Entry | None:
-        payload = self.store.get(key)
+    def _pend(
+        self, pending: _Lines | None, unit: Unit, key: bytes | None, kind: bool, found: Entry | None
+    ) -> _Lines:
+        """A line that may be read with the lines next to it: joined to `pending` or not."""
+        size = len(unit.data) if isinstance(unit, RawUnit) and unit.data is not None else 0
+        joined = (
+            pending is not None
+            and pending.units[-1].source_path == unit.source_path
+            and kinds_joined(pending.last, kind)
+        )
+        if pending is None or not joined:
+            if pending is not None:
+                self._flush(pending)
+            return _Lines([unit], None if key is None else [key], kind, size, found)
+        pending.units.append(unit)
+        pending.keys = None if key is None or pending.keys is None else [*pending.keys, key]
+        pending.last, pending.size, pending.found = kind, pending.size + size, None
+        return pending
+
+    def _flush(self, lines: _Lines) -> None:
+        if lines.keys is None:
+            self._evaluate(lines.units, None, False)
+            return
+        if len(lines.keys) == 1:
+            key = lines.keys[0]
+        else:
+            group = hashlib.sha256(self.spec.fingerprint + b"lines")
+            for one in lines.keys:
+                group.update(one)
+            key = group.digest()
+        entry = lines.found if len(lines.keys) == 1 else self._get(key)
+        if entry is not None:
+            self._replay(entry)
+        else:
+            self._evaluate(lines.units, key, False)
+
+    def _line_key(self, source: str, hint: str, line: int, data: bytes) -> bytes:
+        base = self._base
+        if base is None or base[0] != (source, hint):
+            start = hashlib.sha256(self.spec.fingerprint)
+            start.update(msgspec.msgpack.encode(("line", source, hint)))
+            self._base = base = ((source, hint), start)
+        key = base[1].copy()
+        key.update(b"%d:" % line)
+        key.update(data)
+        return bytes(key.digest())
+
+    def _get(self, key: bytes) -> Entry | None:
+        payload = self.store.get(key.hex())
         if payload is None:
             return None
         try:
@@ -156,47 +202,34 @@ class CachedProcessor:
             return None
         if len(entry.pieces) != len(entry.reports):
             return None
-        if any(len(texts) != len(self.names) for texts in entry.pieces):
+        if any(len(texts) != len(entry.names) for texts in entry.pieces):
             return None
         return entry
 
-    def _replay(self, entry: Entry, builder: PartialBuilder) -> None:
+    def _replay(self, entry: Entry, cached: bool = True) -> None:
+        builder = self.builder
         for failure in entry.failures:
             builder.fail(failure)
-        names = self.names
+        names = [self.by_key.get(name, "") for name in entry.names]
         for report, texts in zip(entry.reports, entry.pieces, strict=True):
             builder.add(report, None, dict(zip(names, texts, strict=True)))
+        if cached:
+            builder.partial.cached += len(entry.reports)
 
-    def _groups(self, units: Iterable[Unit]) -> Iterator[_Group]:
-        line: _Group | None = None  # the JSONL lines being gathered
-        for part in self._parts(units):
-            if isinstance(part, RawUnit) and part.line is not None and part.data is not None:
-                marked = has_marker(part.data)
-                if line is not None and _joins(line, part, marked):
-                    _add_line(line, part, marked)
-                    continue
-                if line is not None:
-                    yield line
-                line = _Group([], self._key(part, "lines"))
-                _add_line(line, part, marked)
-                continue
-            if isinstance(part, Failure) and part.line is not None:
-                # A JSONL line that cannot be read: read along with the lines next to it
-                # (a span export beside it is refused with it), never cached.
-                if line is None or part.source_path != line.units[-1].source_path:
-                    if line is not None:
-                        yield line
-                    line = _Group([], None)
-                line.units.append(part)
-                line.key = None
-                line.export = True
-                continue
-            if line is not None:
-                yield line
-                line = None
-            yield self._whole(part)
-        if line is not None:
-            yield line
+    def _evaluate(self, units: list[Unit], key: bytes | None, alone: bool) -> None:
+        """Units read and judged as without cache; their entry stored under `key`."""
+        mini = PartialBuilder(self.record)
+        self.inner.process_into(units, mini)
+        made = mini.partial
+        pieces = [made.pieces[name] for name in self.names]
+        texts = [list(row) for row in zip(*pieces, strict=True)] if pieces else []
+        texts = texts or [[]] * len(made.reports)
+        entry = Entry(alone, made.reports, list(self.keys), texts, made.failures)
+        if key is not None and not any(f.message.startswith("cannot read") for f in made.failures):
+            # A full or read-only cache: the run goes on without this entry.
+            with contextlib.suppress(OSError):
+                self.store.put(key.hex(), _ENCODER.encode(entry))
+        self._replay(entry, cached=False)
 
     def _parts(self, units: Iterable[Unit]) -> Iterator[Unit]:
         for unit in units:
@@ -205,76 +238,55 @@ class CachedProcessor:
             else:
                 yield unit
 
-    def _key(self, unit: Unit, kind: str) -> Any:
+    def _whole(self, unit: Unit) -> int:
+        """A whole file, a session file, a document from stdin or a failure: its size."""
         key = hashlib.sha256(self.spec.fingerprint)
-        hint = getattr(unit, "hint", "")
-        key.update(msgspec.msgpack.encode((kind, unit.source_path, hint)))
-        return key
-
-    def _whole(self, unit: Unit) -> _Group:
-        """A whole file, a session file, a document from stdin or a failure."""
+        key.update(msgspec.msgpack.encode((type(unit).__name__, unit.source_path)))
+        key.update(msgspec.msgpack.encode(getattr(unit, "hint", "")))
+        size: int | None = None
         if isinstance(unit, RawUnit):
-            return self._file(unit)
-        if isinstance(unit, SessionFile):
-            key = self._key(unit, "session")
-            if unit.path is None:
-                for number, raw in unit.lines:
-                    key.update(msgspec.msgpack.encode((number, raw)))
-                return _Group([unit], key, unit.size)
-            return self._streamed(unit, unit.path, key)
-        return _Group([unit], None)
+            unit, size = self._file(unit, key)
+        elif isinstance(unit, SessionFile) and unit.path is not None:
+            size = _hashed(unit.path, key)
+        elif isinstance(unit, SessionFile):  # from standard input: its lines came along
+            for number, raw in unit.lines:
+                key.update(msgspec.msgpack.encode((number, raw)))
+            size = unit.size
+        if size is None:
+            self._evaluate([unit], None, False)
+            return 0
+        entry = self._get(key.digest())
+        if entry is not None:
+            self._replay(entry)
+        else:
+            self._evaluate([unit], key.digest(), False)
+        return size
 
-    def _file(self, unit: RawUnit) -> _Group:
-        key = self._key(unit, "file")
+    def _file(self, unit: RawUnit, key: Any) -> tuple[RawUnit, int | None]:
         data, path = unit.data, unit.path
         if data is None and isinstance(path, str):
             try:
                 data = read_local(path, self.plan.max_input_bytes, STREAM_MIN_BYTES)
             except OSError:
-                return _Group([unit], None)  # the processor reports it
+                return unit, None  # the processor reports it
             if data is not None:
                 unit = RawUnit(unit.source_path, data, None, path, unit.hint)
         if data is None:
             assert path is not None
-            return self._streamed(unit, path, key)
+            return unit, _hashed(path, key)
         key.update(data)
-        return _Group([unit], key, len(data))
-
-    def _streamed(self, unit: Unit, path: Location, key: Any) -> _Group:
-        """A file too big to hold (or behind a URL), hashed as it is read."""
-        size = 0
-        try:
-            with open_binary(path) as handle:
-                while block := handle.read(_BLOCK):
-                    key.update(block)
-                    size += len(block)
-        except OSError:
-            return _Group([unit], None)
-        return _Group([unit], key, size)
+        return unit, len(data)
 
 
-def _joins(group: _Group, unit: RawUnit, marked: bool) -> bool:
-    """Whether a JSONL line is read with the lines before it (lines_joined, checked only
-    when one of the two may be a batch of a span export)."""
-    last = group.units[-1]
-    if not isinstance(last, RawUnit) or last.source_path != unit.source_path:
-        return group.export and last.source_path == unit.source_path
-    if not (marked or group.export):
-        return False
-    assert last.data is not None and unit.data is not None
-    return lines_joined(last.data, unit.data)
-
-
-def _add_line(group: _Group, unit: RawUnit, marked: bool) -> None:
-    assert unit.data is not None
-    group.units.append(unit)
-    group.export = marked
-    group.size += len(unit.data)
-    if group.key is not None:
-        group.key.update(msgspec.msgpack.encode((unit.line, unit.data)))
-
-
-def _by_report(pieces: dict[str, list[str]], names: tuple[str, ...], count: int) -> list[list[str]]:
-    """Each report's pieces, in the plan's order (the Partial holds them by piece)."""
-    columns = [pieces[name] for name in names]
-    return [list(texts) for texts in zip(*columns, strict=True)] if columns else [[]] * count
+def _hashed(path: Location, key: Any) -> int | None:
+    """The size of a file too big to hold (or behind a URL), hashed as it is read; None
+    when it cannot be read (the processor then reports it)."""
+    size = 0
+    try:
+        with open_binary(path) as handle:
+            while block := handle.read(_BLOCK):
+                key.update(block)
+                size += len(block)
+    except OSError:
+        return None
+    return size

@@ -65,6 +65,11 @@ def _piece_id(spec: PieceSpec) -> Any:
     return [spec.name, encode]
 
 
+def piece_key(spec: PieceSpec) -> str:
+    """A per-trace piece's name in entries: what makes its text (name, function, options)."""
+    return hashlib.sha256(canonical_json(_piece_id(spec))).hexdigest()[:16]
+
+
 def plugin_versions(policy: Any) -> list[list[str]]:
     """name and installed version of each plugin distribution the policy names (its
     `plugins`, when policies have them): a plugin upgrade can change a verdict."""

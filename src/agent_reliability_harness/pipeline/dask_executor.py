@@ -14,9 +14,9 @@ from typing import Any
 from ..errors import ArhError
 from ..inputs import Unit
 from ..version import DISTRIBUTION
-from .cache import make_processor
 from .partial import Partial
 from .plan import WorkPlan
+from .process import make_processor
 
 IN_FLIGHT_PER_THREAD = 3
 CONNECT_TIMEOUT_S = 30

@@ -11,11 +11,10 @@ from collections.abc import Iterable, Iterator
 from typing import Any, Protocol
 
 from ..inputs import LineRange, RawUnit, SessionFile, Unit
-from .cache import CachedProcessor, make_processor
 from .exports import lines_joined
 from .partial import Partial
 from .plan import WorkPlan
-from .process import UnitProcessor
+from .process import Processor, make_processor
 
 CHUNK_BYTES = 1 << 20
 CHUNK_UNITS = 512
@@ -87,7 +86,7 @@ class ProcessPool:
 
 
 # This worker process's processor (one plan each).
-_WORKER: dict[str, UnitProcessor | CachedProcessor] = {}
+_WORKER: dict[str, Processor] = {}
 
 
 def _init_worker(plan: WorkPlan) -> None:

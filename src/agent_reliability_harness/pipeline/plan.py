@@ -92,6 +92,19 @@ class Needs:
     sections: tuple[SectionSpec, ...] = ()
 
 
+# The most bytes a cache keeps by default (`--cache-max-size`); least recently used
+# entries are evicted at the end of a run that goes over.
+CACHE_MAX_SIZE = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class CacheOptions:
+    """`--cache`: where the cache is (a directory or an fsspec URL), how big it may grow."""
+
+    location: str
+    max_size: int = CACHE_MAX_SIZE
+
+
 @dataclass(frozen=True, slots=True)
 class CacheSpec:
     """`--cache` as the workers see it: where the cache is (a directory or an fsspec

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Iterable, Iterator
+from typing import Protocol
 
 from ..engine import TraceRun
 from ..inputs import Location, Unit, open_binary, read_whole
@@ -15,6 +16,21 @@ from .documents import BigFile, Loaded, Reader
 from .partial import Partial, PartialBuilder
 from .plan import TraceView, WorkPlan
 from .routing import Router, no_policy_message
+
+
+def make_processor(plan: WorkPlan) -> Processor:
+    """The processor of a plan: cached (pipeline/cache.py) when the plan has a cache."""
+    if plan.cache is None:
+        return UnitProcessor(plan)
+    from .cache import CachedProcessor  # noqa: PLC0415 - hashing only when --cache is given
+
+    return CachedProcessor(plan, plan.cache)
+
+
+class Processor(Protocol):
+    """Turns a chunk of units into its Partial (in a worker)."""
+
+    def process_all(self, units: Iterable[Unit]) -> Partial: ...
 
 
 class UnitProcessor:

@@ -19,13 +19,11 @@ from ..models.task_ids import TaskIds
 from ..reading import max_input_bytes
 from ..scoring import DEFAULT_FAIL_UNDER
 from . import executors
-from .cache import CacheOptions, attach, finish
-from .cache_store import CacheUnavailable
 from .documents import claims_for
 from .executors import Executor, InProcess, chunked
 from .exports import lines_joined
 from .partial import RunResult, Sink, merge
-from .plan import WorkPlan, combine, registered_sections
+from .plan import CacheOptions, WorkPlan, combine, registered_sections
 from .sinks import Messages
 from .tasks import FORCED_TASKS
 
@@ -113,16 +111,18 @@ def run(
     plan = make_plan(policies, options, sinks)
     cache = options.cache
     if cache is not None:
+        from . import cache as caching  # noqa: PLC0415 - hashing only when --cache is given
+
         try:
-            plan = attach(plan, cache)
-        except CacheUnavailable as exc:
+            plan = caching.attach(plan, cache)
+        except caching.CacheUnavailable as exc:
             _warn(messages, f"cache {cache.location}: {exc}; running without the cache")
             cache = None
     units = input_units(paths, options, stdin, executor.ranges)
     partials = executor.map(plan, chunked(units))
     result = merge(partials, sinks, run_policy_id(policies), sections)
     if cache is not None:
-        finish(cache)
+        caching.finish(cache)
     return result
 
 
