@@ -49,7 +49,10 @@ def _arh(work: Path, args: list[str], src: Path, tag: str) -> Run:
     command = [sys.executable, "-m", "agent_reliability_harness", "validate", *args]
     command += ["--jobs", "1", "--show", "summary", "--json-out", str(json_out)]
     command += ["--sarif-out", str(sarif_out)]
-    env = {**os.environ, "PYTHONPATH": str(src)}
+    # Byte-compiled, as an installed copy runs (PYTHONDONTWRITEBYTECODE would compile
+    # every module again in every process: ~0.2 s of CPU, the same in both runs).
+    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONPYCACHEPREFIX": str(work / "pycache")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     with open(work / f"{tag}.out", "wb") as out:
         proc = subprocess.Popen(command, cwd=work, env=env, stdout=out, stderr=subprocess.DEVNULL)
