@@ -9,9 +9,12 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agent_reliability_harness import api, version
 from agent_reliability_harness.cli import main
@@ -327,3 +330,45 @@ def test_dask_workers_read_and_write_the_cache(
         assert (run[0], run[2], run[3]) == (plain[0], plain[2], plain[3])
         assert _without_cache_line(run[1]) == plain[1]
         assert _hits(run[1]) == (hits, total)
+
+
+def _pool() -> list[str]:
+    """JSONL lines of every kind: traces, batches of one span export, unreadable lines."""
+    export = json.loads((FIX / "otel-genai/retry.json").read_text(encoding="utf-8"))
+    rs = export["resourceSpans"][0]
+    scope = rs["scopeSpans"][0]
+    batches = [
+        json.dumps({"resourceSpans": [dict(rs, scopeSpans=[dict(scope, spans=[span])])]})
+        for span in scope["spans"]
+    ]
+    traces = [json.dumps(make_trace(response(f"s{n}"), trace_id=f"t{n}")) for n in range(3)]
+    return [*traces, *batches[:3], "{oops", batches[0][:25]]
+
+
+POOL = _pool()
+LINES = st.lists(st.integers(0, len(POOL) - 1), min_size=1, max_size=12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(LINES, st.lists(st.tuples(st.integers(0, 11), st.integers(0, len(POOL) - 1)), max_size=4))
+def test_any_mix_of_lines_gives_the_uncached_bytes(
+    first: list[int], edits: list[tuple[int, int]]
+) -> None:
+    """Whatever the lines and whatever a previous run left in the cache, a cached run
+    writes what a run without cache writes."""
+    second = list(first)
+    for at, line in edits:
+        if at < len(second):
+            second[at] = line
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        policy = work / "policy.json"
+        policy.write_text(json.dumps({"policy_id": "p", "allow_unlisted_tools": True}))
+        traces = work / "mix.jsonl"
+        base = ["validate", "--policy", str(policy), str(traces), "--json-out", "-"]
+        cache = ["--cache", str(work / "cache"), "--show", "all"]
+        for chosen in (first, second):
+            traces.write_text("".join(POOL[n] + "\n" for n in chosen))
+            plain = _cli([*base, "--show", "all"])
+            cached = _cli([*base, *cache])
+            assert (cached[0], _without_cache_line(cached[1]), cached[2]) == plain
