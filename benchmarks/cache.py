@@ -1,7 +1,7 @@
 """`--cache`: a re-run over a store where 1% of the traces changed, against a run without
 cache, in paired whole-process runs (CPU seconds, `--jobs 1`).
 
-    python benchmarks/cache.py [--count 20000] [--rounds 3]
+    python benchmarks/cache.py [--count 20000] [--rounds 3] [--no-write]
 
 A 20k-trace JSONL store (corpus.py) is judged once with the cache to fill it. Each round
 then changes a different 1% of the traces (every 100th line, from a round-dependent
@@ -11,6 +11,7 @@ must be byte-identical, the cached run must have taken every unchanged trace fro
 cache, and two invalidations are checked: a policy edit that changes a verdict, and
 another ARH version (a copy of src/ with its version changed) take nothing from it.
 Exits 1 when a check fails (the ratio is printed, not asserted: machine load varies).
+Writes its section of BENCHMARK-RESULTS.md (between its markers; run.py keeps it).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +34,9 @@ SRC = HERE.parent / "src"
 sys.path.insert(0, str(HERE))
 
 import corpus  # noqa: E402
+import reference  # noqa: E402
+
+TITLE = "## Incremental re-runs with `--cache` (benchmarks/cache.py)"
 
 
 @dataclass(frozen=True)
@@ -90,8 +95,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--share", type=int, default=100, help="1 in SHARE traces change")
+    parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
     problems: list[str] = []
+    lines: list[str] = []
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+        lines.append(text)
+
     with tempfile.TemporaryDirectory(prefix="arh-cache-bench-") as tmp:
         work = Path(tmp)
         policy = work / "policy.json"
@@ -102,7 +114,14 @@ def main(argv: list[str] | None = None) -> int:
         base = ["--policy", str(policy), str(store)]
         cache = ["--cache", str(work / "cache")]
         fill = _arh(work, [*base, *cache], SRC, "fill")
-        print(f"{args.count} traces; filling the cache: {fill.cpu:.2f} s CPU")
+        say(
+            f"A {args.count}-trace JSONL store (corpus.py, ~11 KB a trace), `--jobs 1`, JSON "
+            "and SARIF written, byte-compiled code; CPU seconds of the whole process. "
+            f"Filling the cache (first run with `--cache`): {fill.cpu:.2f} s."
+        )
+        say("")
+        say("| round | no cache: CPU s (wall) | cached: CPU s (wall) | ratio | from the cache |")
+        say("|---|---|---|---|---|")
         pairs: list[tuple[Run, Run]] = []
         for round_ in range(1, args.rounds + 1):
             store.write_text("\n".join(_changed(lines, round_, args.share)) + "\n")
@@ -115,10 +134,9 @@ def main(argv: list[str] | None = None) -> int:
             assert plain is not None and cached is not None
             pairs.append((plain, cached))
             expected = args.count - len(range(round_ % args.share, args.count, args.share))
-            print(
-                f"round {round_}: without cache {plain.cpu:.2f} s CPU ({plain.wall:.2f} wall), "
-                f"cached {cached.cpu:.2f} s CPU ({cached.wall:.2f} wall), "
-                f"ratio {cached.cpu / plain.cpu:.3f}; {cached.hits} from the cache"
+            say(
+                f"| {round_} | {plain.cpu:.2f} ({plain.wall:.2f}) | {cached.cpu:.2f} "
+                f"({cached.wall:.2f}) | {cached.cpu / plain.cpu:.3f} | {cached.hits} |"
             )
             if (cached.json, cached.sarif) != (plain.json, plain.sarif):
                 problems.append(f"round {round_}: cached reports differ")
@@ -126,28 +144,39 @@ def main(argv: list[str] | None = None) -> int:
                 problems.append(f"round {round_}: {cached.hits} from the cache, not {expected}")
         plain_cpu = statistics.median(p.cpu for p, _ in pairs)
         cached_cpu = statistics.median(c.cpu for _, c in pairs)
-        print(
-            f"median: without cache {plain_cpu:.2f} s CPU, cached {cached_cpu:.2f} s CPU, "
-            f"ratio {cached_cpu / plain_cpu:.3f} (1/{plain_cpu / cached_cpu:.1f})"
+        say("")
+        say(
+            f"Medians: without cache {plain_cpu:.2f} s, cached {cached_cpu:.2f} s: "
+            f"{cached_cpu / plain_cpu:.3f} (1/{plain_cpu / cached_cpu:.1f}; target <= 1/5, "
+            "aim 1/10). JSON and SARIF byte-identical in every round."
         )
-        problems += _invalidations(work, policy, base, cache)
+        problems += _invalidations(work, policy, base, cache, say)
+        say("")
+        say(f"Load average at the end: {os.getloadavg()[0]:.2f} (2 shared CPUs).")
     for problem in problems:
         print(f"FAILED: {problem}")
+    if not problems and not args.no_write:
+        reference.write_section(reference.RESULTS, lines, TITLE, reference.CACHE_MARKERS)
     return 1 if problems else 0
 
 
-def _invalidations(work: Path, policy: Path, base: list[str], cache: list[str]) -> list[str]:
+def _invalidations(
+    work: Path, policy: Path, base: list[str], cache: list[str], say: Callable[[str], None]
+) -> list[str]:
     problems = []
     edited = dict(corpus.POLICY, budgets={**corpus.POLICY["budgets"], "max_total_cost_usd": 0.01})
     policy.write_text(json.dumps(edited))
     plain = _arh(work, base, SRC, "policy-plain")
     cached = _arh(work, [*base, *cache], SRC, "policy-cached")
     verdicts = json.loads(cached.json)["summary"]["failed_traces"]
-    print(f"policy edit: {cached.hits} from the cache; failed traces now {verdicts}")
+    say(
+        f"- A policy edit that changes verdicts (max_total_cost_usd 0.01: {verdicts} traces "
+        f"fail): {cached.hits} traces from the cache, reports identical to a run without it."
+    )
     if cached.hits != 0 or cached.json != plain.json or cached.sarif != plain.sarif:
         problems.append("a policy edit did not invalidate the cache")
     other = _arh(work, [*base, *cache], _other_version(work), "version")
-    print(f"another ARH version: {other.hits} from the cache")
+    say(f"- Another ARH version (src/ copied, version changed): {other.hits} from the cache.")
     if other.hits != 0:
         problems.append("another ARH version used the cache")
     return problems

@@ -74,3 +74,15 @@ def test_phases_benchmark_times_every_phase() -> None:
     assert all(value > 0 for value in seconds.values()), seconds
     parts = sum(value for name, value in seconds.items() if name != "whole process")
     assert abs(parts - seconds["whole process"]) < 0.03  # each figure rounded to 0.01
+
+
+def test_the_cache_section_is_kept_before_the_reference_section(tmp_path: Path) -> None:
+    import reference  # noqa: PLC0415 - benchmarks/ is on sys.path (conftest)
+
+    results = tmp_path / "RESULTS.md"
+    results.write_text("# head\n")
+    reference.write_section(results, ["| ref |"])
+    reference.write_section(results, ["| cache |"], "## Cache", reference.CACHE_MARKERS)
+    kept = reference.kept_sections(results)
+    assert kept.index("| cache |") < kept.index("| ref |")
+    assert kept[0] == reference.CACHE_MARKERS[0] and kept[-1] == reference.END
