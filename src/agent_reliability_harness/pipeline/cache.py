@@ -18,13 +18,23 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
 
-from ..inputs import LineRange, Location, RawUnit, SessionFile, Unit, open_binary, read_line_range
+from ..inputs import (
+    LineRange,
+    Location,
+    RawUnit,
+    SessionFile,
+    Unit,
+    is_url,
+    open_binary,
+    read_line_range,
+)
 from ..io import Failure
 from ..models.report import InputFailure, TraceReport
 from ..reading import read_local
@@ -68,7 +78,9 @@ def attach(plan: WorkPlan, options: CacheOptions) -> WorkPlan:
     if not cacheable(plan):
         raise CacheUnavailable("this run's report sections cannot be cached")
     open_store(options.location).check_writable()
-    return replace(plan, cache=CacheSpec(options.location, fingerprint(plan)))
+    # Workers (a pool's, Dask's) may run elsewhere: a local path goes to them absolute.
+    where = options.location if is_url(options.location) else os.path.abspath(options.location)
+    return replace(plan, cache=CacheSpec(where, fingerprint(plan)))
 
 
 def finish(options: CacheOptions) -> None:
@@ -85,7 +97,6 @@ class _Lines:
     units: list[Unit]
     keys: list[bytes] | None
     last: bool | None
-    size: int
     found: Entry | None = None
 
 
@@ -104,7 +115,7 @@ class CachedProcessor:
         self.keys = tuple(piece_key(piece) for piece in needs.pieces)
         self.by_key = dict(zip(self.keys, self.names, strict=True))
         self._base: tuple[tuple[str, str], Any] | None = None
-        self.builder = PartialBuilder(plan)
+        self.builder = PartialBuilder(plan)  # the chunk's, while process_all runs
 
     def process_all(self, units: Iterable[Unit]) -> Partial:
         self.builder = builder = PartialBuilder(self.plan)
@@ -149,7 +160,6 @@ class CachedProcessor:
         self, pending: _Lines | None, unit: Unit, key: bytes | None, kind: bool, found: Entry | None
     ) -> _Lines:
         """A line that may be read with the lines next to it: joined to `pending` or not."""
-        size = len(unit.data) if isinstance(unit, RawUnit) and unit.data is not None else 0
         joined = (
             pending is not None
             and pending.units[-1].source_path == unit.source_path
@@ -158,10 +168,10 @@ class CachedProcessor:
         if pending is None or not joined:
             if pending is not None:
                 self._flush(pending)
-            return _Lines([unit], None if key is None else [key], kind, size, found)
+            return _Lines([unit], None if key is None else [key], kind, found)
         pending.units.append(unit)
         pending.keys = None if key is None or pending.keys is None else [*pending.keys, key]
-        pending.last, pending.size, pending.found = kind, pending.size + size, None
+        pending.last, pending.found = kind, None
         return pending
 
     def _flush(self, lines: _Lines) -> None:
