@@ -372,3 +372,9 @@ def test_any_mix_of_lines_gives_the_uncached_bytes(
             plain = _cli([*base, "--show", "all"])
             cached = _cli([*base, *cache])
             assert (cached[0], _without_cache_line(cached[1]), cached[2]) == plain
+
+
+def test_a_cache_size_without_a_cache_is_misuse(bench_corpus: tuple[Path, Path]) -> None:
+    policy, traces = bench_corpus
+    args = ["validate", "--policy", str(policy), str(traces), "--cache-max-size", "1M"]
+    assert _cli(args) == (2, "", "error: --cache-max-size needs --cache DIR\n")

@@ -300,6 +300,8 @@ def run_args_problem(args: argparse.Namespace) -> str | None:
     """Misuse of the run arguments, or None."""
     if args.jobs is not None and args.dask is not None:
         return "give --jobs or --dask, not both"
+    if getattr(args, "cache_max_size", None) is not None and args.cache is None:
+        return "--cache-max-size needs --cache DIR"
     return None
 
 
