@@ -98,11 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-write", action="store_true", help="print only")
     args = parser.parse_args(argv)
     problems: list[str] = []
-    lines: list[str] = []
+    said: list[str] = []
 
     def say(text: str) -> None:
         print(text, flush=True)
-        lines.append(text)
+        said.append(text)
 
     with tempfile.TemporaryDirectory(prefix="arh-cache-bench-") as tmp:
         work = Path(tmp)
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     for problem in problems:
         print(f"FAILED: {problem}")
     if not problems and not args.no_write:
-        reference.write_section(reference.RESULTS, lines, TITLE, reference.CACHE_MARKERS)
+        reference.write_section(reference.RESULTS, said, TITLE, reference.CACHE_MARKERS)
     return 1 if problems else 0
 
 
