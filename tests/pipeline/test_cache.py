@@ -305,6 +305,8 @@ def test_api_cache_on_an_fsspec_url(bench_corpus: tuple[Path, Path]) -> None:
     first = api.validate_paths([str(traces)], policy, cache=url)
     again = api.validate_paths([str(traces)], policy, cache=api.CacheOptions(url))
     assert api.report_json(first) == api.report_json(again) == plain
+    args = ["validate", "--policy", str(policy_path), str(traces), "--show", "summary"]
+    assert _hits(_cli([*args, "--cache", url])[1]) == (300, 300)
     assert open_store(url).stats().entries == 300
     assert open_store(url).clear() == 300
 
