@@ -197,7 +197,8 @@ def test_an_arh_upgrade_invalidates(
 
 
 def _entries(cache: Path) -> list[Path]:
-    return [p for p in (cache / "v1").rglob("*") if p.is_file()]
+    """The entry files (in the shard directories; not the size tally beside them)."""
+    return [p for p in (cache / "v1").glob("*/*") if p.is_file()]
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate", "empty"])
@@ -380,3 +381,20 @@ def test_a_cache_size_without_a_cache_is_misuse(bench_corpus: tuple[Path, Path])
     policy, traces = bench_corpus
     args = ["validate", "--policy", str(policy), str(traces), "--cache-max-size", "1M"]
     assert _cli(args) == (2, "", "error: --cache-max-size needs --cache DIR\n")
+
+
+def test_the_size_tally_follows_the_entries_without_a_scan(
+    bench_corpus: tuple[Path, Path], tmp_path: Path
+) -> None:
+    policy, traces = _corpus_copy(bench_corpus, tmp_path)
+    cache = tmp_path / "cache"
+    _run(policy, traces, cache)  # no tally yet: entries scanned, tally written
+    store = open_store(str(cache))
+    tally = cache / "v1" / "size"
+    assert int(tally.read_bytes()) == store.stats().size
+    lines = traces.read_text().splitlines()
+    lines[3] = lines[3].replace('"trace_id":"', '"trace_id":"x', 1)
+    traces.write_text("\n".join(lines) + "\n")
+    assert _run(policy, traces, cache)[0] == (299, 300)
+    assert int(tally.read_bytes()) == store.stats().size  # one entry more, counted
+    assert store.clear() == 301 and not tally.exists()

@@ -39,7 +39,7 @@ from ..io import Failure
 from ..models.report import InputFailure, TraceReport
 from ..reading import read_local
 from .cache_key import fingerprint, piece_key
-from .cache_store import CacheUnavailable, Store, open_store
+from .cache_store import CacheUnavailable, Store, entry_size, open_store
 from .documents import STREAM_MIN_BYTES
 from .exports import batch_or_bad, kinds_joined
 from .partial import Partial, PartialBuilder
@@ -83,9 +83,10 @@ def attach(plan: WorkPlan, options: CacheOptions) -> WorkPlan:
     return replace(plan, cache=CacheSpec(where, fingerprint(plan)))
 
 
-def finish(options: CacheOptions) -> None:
-    """After a run: evict least recently used entries beyond the size bound."""
-    open_store(options.location).trim(options.max_size)
+def finish(options: CacheOptions, written: int) -> None:
+    """After a run that wrote `written` bytes of entries: evict least recently used
+    entries beyond the size bound."""
+    open_store(options.location).trim(options.max_size, written)
 
 
 @dataclass(slots=True)
@@ -237,8 +238,10 @@ class CachedProcessor:
         entry = Entry(alone, made.reports, list(self.keys), texts, made.failures)
         if key is not None and not any(f.message.startswith("cannot read") for f in made.failures):
             # A full or read-only cache: the run goes on without this entry.
+            payload = _ENCODER.encode(entry)
             with contextlib.suppress(OSError):
-                self.store.put(key.hex(), _ENCODER.encode(entry))
+                self.store.put(key.hex(), payload)
+                self.builder.partial.stored += entry_size(payload)
         self._replay(entry, cached=False)
 
     def _parts(self, units: Iterable[Unit]) -> Iterator[Unit]:

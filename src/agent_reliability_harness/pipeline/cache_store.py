@@ -75,17 +75,24 @@ class Store(Protocol):
     def clear(self) -> int:
         """Remove every entry; how many were removed."""
 
-    def trim(self, max_size: int) -> int:
+    def trim(self, max_size: int, written: int | None = None) -> int:
         """Evict least recently used entries until at most `max_size` bytes remain; how
-        many were evicted."""
+        many were evicted. `written`: the bytes of the entries this run wrote (a store
+        that keeps a tally of its size need not scan its entries while it fits)."""
 
 
 def _shard(key: str) -> tuple[str, str]:
     return key[:2], key[2:]
 
 
-def _evict(found: list[tuple[float, str, int]], max_size: int, remove: Any) -> int:
-    """Remove (mtime, name, size) entries oldest first until the rest fit in max_size."""
+def entry_size(payload: bytes) -> int:
+    """The bytes an entry of this payload takes."""
+    return len(MAGIC) + _DIGEST + len(payload)
+
+
+def _evict(found: list[tuple[float, str, int]], max_size: int, remove: Any) -> tuple[int, int]:
+    """Remove (mtime, name, size) entries oldest first until the rest fit in max_size:
+    how many were removed, and the bytes left."""
     total = sum(size for _, _, size in found)
     evicted = 0
     for _, name, size in sorted(found):
@@ -95,7 +102,7 @@ def _evict(found: list[tuple[float, str, int]], max_size: int, remove: Any) -> i
             remove(name)
         total -= size
         evicted += 1
-    return evicted
+    return evicted, total
 
 
 class LocalStore:
@@ -176,14 +183,44 @@ class LocalStore:
 
     def clear(self) -> int:
         removed = 0
+        with contextlib.suppress(OSError):
+            os.unlink(self._tally)
         for _, name, _ in self._entries():
             with contextlib.suppress(OSError):
                 os.unlink(name)
                 removed += _TMP not in name
         return removed
 
-    def trim(self, max_size: int) -> int:
-        return _evict(list(self._entries()), max_size, os.unlink)
+    def trim(self, max_size: int, written: int | None = None) -> int:
+        # The tally (the size found by the last scan, plus what runs wrote since) spares
+        # a scan of every entry while the cache fits. Concurrent runs or a cleared cache
+        # only make it inexact until the next scan; a scan sets it right.
+        known = self._read_tally()
+        if written is not None and known is not None and known + written <= max_size:
+            if written:
+                self._write_tally(known + written)
+            return 0
+        evicted, left = _evict(list(self._entries()), max_size, os.unlink)
+        self._write_tally(left)
+        return evicted
+
+    @property
+    def _tally(self) -> str:
+        return os.path.join(self.root, "size")
+
+    def _read_tally(self) -> int | None:
+        try:
+            with open(self._tally, "rb") as handle:
+                return int(handle.read(32))
+        except (OSError, ValueError):
+            return None
+
+    def _write_tally(self, size: int) -> None:
+        temp = f"{self._tally}{_TMP}{os.getpid()}-{secrets.token_hex(6)}"
+        with contextlib.suppress(OSError):
+            with open(temp, "wb") as handle:
+                handle.write(b"%d" % size)
+            os.replace(temp, self._tally)
 
 
 class FsspecStore:
@@ -249,8 +286,8 @@ class FsspecStore:
                 self.fs.rm_file(name)
         return len(found)
 
-    def trim(self, max_size: int) -> int:
-        return _evict(self._entries(), max_size, self.fs.rm_file)
+    def trim(self, max_size: int, written: int | None = None) -> int:
+        return _evict(self._entries(), max_size, self.fs.rm_file)[0]
 
 
 def _mtime(info: dict[str, Any]) -> float:

@@ -5,7 +5,7 @@ sinks. The CLI only maps argv to these options and sinks."""
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ from . import executors
 from .documents import claims_for
 from .executors import Executor, InProcess, chunked
 from .exports import lines_joined
-from .partial import RunResult, Sink, merge
+from .partial import Partial, RunResult, Sink, merge
 from .plan import CacheOptions, WorkPlan, combine, registered_sections
 from .sinks import Messages
 from .tasks import FORCED_TASKS
@@ -120,10 +120,19 @@ def run(
             cache = None
     units = input_units(paths, options, stdin, executor.ranges)
     partials = executor.map(plan, chunked(units))
-    result = merge(partials, sinks, run_policy_id(policies), sections)
-    if cache is not None:
-        caching.finish(cache)
+    if cache is None:
+        return merge(partials, sinks, run_policy_id(policies), sections)
+    stored: list[int] = []
+    result = merge(_stored(partials, stored), sinks, run_policy_id(policies), sections)
+    caching.finish(cache, sum(stored))
     return result
+
+
+def _stored(partials: Iterable[Partial], stored: list[int]) -> Iterator[Partial]:
+    """The partials, each one's bytes of cache entries written noted in `stored`."""
+    for partial in partials:
+        stored.append(partial.stored)
+        yield partial
 
 
 def _warn(messages: Messages | None, text: str) -> None:
