@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -217,12 +218,18 @@ def kept_section(results: Path, markers: tuple[str, str] = (BEGIN, END)) -> list
 
 # Sections other benchmarks write and run.py keeps (benchmarks/cache.py's).
 CACHE_MARKERS = ("<!-- benchmarks/cache.py: begin -->", "<!-- benchmarks/cache.py: end -->")
+_MARKED = re.compile(r"^<!-- (.+): begin -->$(.*?)^<!-- \1: end -->$", re.M | re.S)
 
 
 def kept_sections(results: Path) -> list[str]:
-    """Every kept section of `results`, the cache's then the reference tool's."""
-    cache = kept_section(results, CACHE_MARKERS)
-    return [*cache, "", *kept_section(results)] if cache else kept_section(results)
+    """Every section of `results` between `<!-- NAME: begin -->` and `<!-- NAME: end -->`
+    (written by another benchmark, or by hand), in order, a blank line between them."""
+    if not results.exists():
+        return []
+    kept: list[str] = []
+    for found in _MARKED.finditer(results.read_text(encoding="utf-8")):
+        kept += [*([""] if kept else []), *found.group(0).strip("\n").split("\n")]
+    return kept
 
 
 def main(argv: list[str] | None = None) -> int:
