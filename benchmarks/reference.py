@@ -26,6 +26,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -184,29 +185,51 @@ def measure(reference: str, pairs: int, src: str | None = None) -> list[str]:
     return lines
 
 
-def write_section(results: Path, lines: list[str]) -> None:
+def write_section(
+    results: Path,
+    lines: list[str],
+    title: str = "## Against the reference tool (agent-reliability-harness 0.2.2)",
+    markers: tuple[str, str] = (BEGIN, END),
+) -> None:
     """Put `lines` between the markers of `results` (appended when it has none)."""
-    block = [BEGIN, "## Against the reference tool (agent-reliability-harness 0.2.2)", ""]
-    block += [*lines, END]
+    begin, end = markers
+    block = [begin, title, "", *lines, end]
     text = results.read_text(encoding="utf-8") if results.exists() else ""
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1]
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        tail = rest.split(end, 1)[1]
         text = head + "\n".join(block) + tail
     else:
         text = text.rstrip("\n") + "\n\n" + "\n".join(block) + "\n"
     results.write_text(text, encoding="utf-8")
 
 
-def kept_section(results: Path) -> list[str]:
+def kept_section(results: Path, markers: tuple[str, str] = (BEGIN, END)) -> list[str]:
     """The section as it stands in `results` (for benchmarks/run.py to carry over)."""
+    begin, end = markers
     if not results.exists():
         return []
     text = results.read_text(encoding="utf-8")
-    if BEGIN not in text or END not in text:
+    if begin not in text or end not in text:
         return []
-    body = text.split(BEGIN, 1)[1].split(END, 1)[0]
-    return [BEGIN, *body.strip("\n").split("\n"), END]
+    body = text.split(begin, 1)[1].split(end, 1)[0]
+    return [begin, *body.strip("\n").split("\n"), end]
+
+
+# Sections other benchmarks write and run.py keeps (benchmarks/cache.py's).
+CACHE_MARKERS = ("<!-- benchmarks/cache.py: begin -->", "<!-- benchmarks/cache.py: end -->")
+_MARKED = re.compile(r"^<!-- (.+): begin -->$(.*?)^<!-- \1: end -->$", re.M | re.S)
+
+
+def kept_sections(results: Path) -> list[str]:
+    """Every section of `results` between `<!-- NAME: begin -->` and `<!-- NAME: end -->`
+    (written by another benchmark, or by hand), in order, a blank line between them."""
+    if not results.exists():
+        return []
+    kept: list[str] = []
+    for found in _MARKED.finditer(results.read_text(encoding="utf-8")):
+        kept += [*([""] if kept else []), *found.group(0).strip("\n").split("\n")]
+    return kept
 
 
 def main(argv: list[str] | None = None) -> int:

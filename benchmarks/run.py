@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE))
 import corpus  # noqa: E402
 import measure  # noqa: E402
 from measure import rss_mb  # noqa: E402
-from reference import kept_section  # noqa: E402
+from reference import kept_sections  # noqa: E402
 
 RESULTS = HERE.parent / "BENCHMARK-RESULTS.md"
 REPEAT = 3  # end-to-end runs per size and --jobs value
@@ -325,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in (k for k, v in rep.figures.items() if isinstance(v, bool)):
         rep.say(f"- {name}: {'ok' if rep.figures[name] else 'FAILED'}")
     if results:
-        kept = kept_section(Path(results))
+        kept = kept_sections(Path(results))
         text = "\n".join(rep.lines) + "\n"
         Path(results).write_text(
             text + ("\n" + "\n".join(kept) + "\n" if kept else ""), encoding="utf-8"

@@ -74,3 +74,16 @@ def test_phases_benchmark_times_every_phase() -> None:
     assert all(value > 0 for value in seconds.values()), seconds
     parts = sum(value for name, value in seconds.items() if name != "whole process")
     assert abs(parts - seconds["whole process"]) < 0.03  # each figure rounded to 0.01
+
+
+def test_every_marked_section_is_kept_in_order(tmp_path: Path) -> None:
+    import reference  # noqa: PLC0415 - benchmarks/ is on sys.path (conftest)
+
+    results = tmp_path / "RESULTS.md"
+    results.write_text("# head\n\n<!-- by hand: begin -->\nnote\n<!-- by hand: end -->\n")
+    reference.write_section(results, ["| ref |"])
+    reference.write_section(results, ["| cache |"], "## Cache", reference.CACHE_MARKERS)
+    kept = reference.kept_sections(results)
+    assert kept.index("note") < kept.index("| ref |") < kept.index("| cache |")
+    assert kept[0] == "<!-- by hand: begin -->" and kept[-1] == reference.CACHE_MARKERS[1]
+    assert kept.count("") == 2 + 2  # after each title, and between the three sections

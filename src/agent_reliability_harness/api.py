@@ -23,6 +23,7 @@ from .models.report import InputFailure, RunReport, Section, TraceReport
 from .models.task_ids import task_ids
 from .models.trace import Trace, parse_trace
 from .pipeline import (
+    CacheOptions,
     Executor,
     InProcess,
     Loaded,
@@ -122,6 +123,7 @@ def validate_paths(
     repeated: bool = False,
     strict: bool = False,
     coverage: bool = False,
+    cache: str | CacheOptions | None = None,
 ) -> RunReport:
     """Validate every trace in files, directories, JSONL files, URLs or stdin (`-`).
 
@@ -136,7 +138,10 @@ def validate_paths(
     task id from its trace_id; the `tasks` section (`run.sections`) is there when a task
     has two or more runs, or with `repeated`. With `coverage`, `run.sections` holds the
     `coverage` section (per allowed tool: calls, traces, declared arguments passed, rules
-    fired; `tool_coverage`, the share of allowed tools called)."""
+    fired; `tool_coverage`, the share of allowed tools called).
+    `cache` (a directory, an fsspec URL or a CacheOptions) reuses the results of traces
+    judged before (docs/cache.md); the report is the same. A cache that cannot be written
+    is a RuntimeWarning, and the run goes on without it."""
     policies, sections = _policies(policy, strict)
     collector = ReportSink(positions=with_positions)
     options = RunOptions(
@@ -147,6 +152,7 @@ def validate_paths(
         task_ids(task_id_from),
         repeated,
         coverage=coverage,
+        cache=CacheOptions(cache) if isinstance(cache, str) else cache,
     )
     chosen = _executor(executor, jobs)
     result = run(
@@ -245,6 +251,7 @@ def report_json(run_report: RunReport) -> str:
 
 
 __all__ = [
+    "CacheOptions",
     "Executor",
     "InProcess",
     "LoadedTrace",

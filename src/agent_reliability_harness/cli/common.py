@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("rules_cmd", "list every rule"),
     "check-policy": ("check_policy_cmd", "check policy files (with --strict, warnings fail)"),
     "completion": ("completion_cmd", "print a shell completion script (bash or zsh)"),
+    "cache": ("cache_cmd", "show or clear a --cache directory"),
 }
 
 # `--show` (render.base.SHOW_MODES, spelled here so that building the parser imports
@@ -264,10 +265,43 @@ def add_run_args(parser: argparse.ArgumentParser, what: str = "PATH...") -> None
     add_limit_arg(parser)
 
 
+def add_cache_args(parser: argparse.ArgumentParser) -> None:
+    """`--cache DIR` and `--cache-max-size SIZE` (docs/cache.md)."""
+    parser.add_argument(
+        "--cache",
+        metavar="DIR",
+        help="reuse the results of traces judged before from DIR (a directory or an fsspec "
+        "URL), and keep the new ones there; reports are the same bytes as without it",
+    )
+    parser.add_argument(
+        "--cache-max-size",
+        type=size_arg,
+        default=None,
+        metavar="SIZE",
+        help="evict the least recently used cache entries beyond SIZE (512M, 2G, ...; default 1G)",
+    )
+
+
+if TYPE_CHECKING:
+    from ..pipeline import CacheOptions
+
+
+def cache_options(args: argparse.Namespace) -> CacheOptions | None:
+    """The run's pipeline.CacheOptions (None without --cache)."""
+    if args.cache is None:
+        return None
+    from ..pipeline import CACHE_MAX_SIZE  # noqa: PLC0415
+    from ..pipeline import CacheOptions as Options  # noqa: PLC0415
+
+    return Options(args.cache, args.cache_max_size or CACHE_MAX_SIZE)
+
+
 def run_args_problem(args: argparse.Namespace) -> str | None:
     """Misuse of the run arguments, or None."""
     if args.jobs is not None and args.dask is not None:
         return "give --jobs or --dask, not both"
+    if getattr(args, "cache_max_size", None) is not None and args.cache is None:
+        return "--cache-max-size needs --cache DIR"
     return None
 
 

@@ -16,11 +16,13 @@ from .common import (
     EXIT_OK,
     EXIT_USAGE,
     Streams,
+    add_cache_args,
     add_identity_args,
     add_run_args,
     add_show_arg,
     add_strict_arg,
     add_task_args,
+    cache_options,
     cannot_create,
     identity_from,
     load_run_policies,
@@ -82,6 +84,7 @@ def add_parser(subparsers: Any) -> None:
         "implies --coverage)",
     )
     add_run_args(parser)
+    add_cache_args(parser)
     parser.add_argument("paths", nargs="+", metavar="PATH")
     parser.set_defaults(handler=run)
 
@@ -130,7 +133,9 @@ def run(args: argparse.Namespace, io: Streams) -> int:
         show = args.show or io.default_show()
         shown = RenderOptions(tool_version=__version__, color=io.color(), show=show)
         # Each policy warning is on stderr already (load_run_policies): counted only.
-        console = pipeline.ConsoleSink(io.out, shown, progress.clear, list_warnings=False)
+        console = pipeline.ConsoleSink(
+            io.out, shown, progress.clear, list_warnings=False, cache_note=args.cache is not None
+        )
         sinks.append(console)
     context = pipeline.OutputContext(io.out, io, RenderOptions(__version__))
     sinks.extend(pipeline.output_sinks(targets, context))
@@ -143,6 +148,7 @@ def run(args: argparse.Namespace, io: Streams) -> int:
         args.task_id_from,
         args.repeated,
         coverage=args.coverage or args.min_tool_coverage is not None,
+        cache=cache_options(args),
     )
     try:
         executor = pipeline.make_executor(args.jobs, args.dask)
@@ -154,6 +160,7 @@ def run(args: argparse.Namespace, io: Streams) -> int:
             executor=executor,
             stdin=io.stdin,
             sections=sections,
+            messages=io,
         )
     except ArhError as exc:
         progress.clear()

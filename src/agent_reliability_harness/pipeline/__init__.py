@@ -24,7 +24,9 @@ from .executors import (
 from .exports import export_line, lines_joined
 from .partial import Partial, PartialBuilder, RunResult, Sink, merge
 from .plan import (
+    CACHE_MAX_SIZE,
     Accumulator,
+    CacheOptions,
     Needs,
     PieceSpec,
     SectionSpec,
@@ -51,12 +53,14 @@ from .sinks import (
 from .tasks import FORCED_TASKS, TASKS, TaskAccumulator
 
 __all__ = [
+    "CACHE_MAX_SIZE",
     "CHUNK_BYTES",
     "CHUNK_UNITS",
     "FORCED_TASKS",
     "STREAM_MIN_BYTES",
     "TASKS",
     "Accumulator",
+    "CacheOptions",
     "ConsoleSink",
     "ErrorSink",
     "Executor",

@@ -16,7 +16,7 @@ from ..inputs import Unit
 from ..version import DISTRIBUTION
 from .partial import Partial
 from .plan import WorkPlan
-from .process import UnitProcessor
+from .process import make_processor
 
 IN_FLIGHT_PER_THREAD = 3
 CONNECT_TIMEOUT_S = 30
@@ -80,4 +80,4 @@ class DaskExecutor:
 def _work(plan: WorkPlan, chunk: list[Unit]) -> Partial:
     # A processor per task: building one (an Evaluator per policy) costs microseconds,
     # and tasks of one worker may run in parallel threads.
-    return UnitProcessor(plan).process_all(chunk)
+    return make_processor(plan).process_all(chunk)

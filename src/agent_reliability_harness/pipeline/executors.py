@@ -14,7 +14,7 @@ from ..inputs import LineRange, RawUnit, SessionFile, Unit
 from .exports import lines_joined
 from .partial import Partial
 from .plan import WorkPlan
-from .process import UnitProcessor
+from .process import Processor, make_processor
 
 CHUNK_BYTES = 1 << 20
 CHUNK_UNITS = 512
@@ -38,7 +38,7 @@ class InProcess:
     ranges = False
 
     def map(self, plan: WorkPlan, chunks: Iterator[list[Unit]]) -> Iterator[Partial]:
-        processor = UnitProcessor(plan)
+        processor = make_processor(plan)
         for chunk in chunks:
             yield processor.process_all(chunk)
 
@@ -68,7 +68,7 @@ class ProcessPool:
             return
         second = next(chunks, None) if self.jobs > 1 else None
         if second is None:
-            local = UnitProcessor(plan)
+            local = make_processor(plan)
             yield local.process_all(first)
             for chunk in chunks:
                 yield local.process_all(chunk)
@@ -85,7 +85,8 @@ class ProcessPool:
                 yield pending.popleft().get()
 
 
-_WORKER: dict[str, UnitProcessor] = {}  # this worker process's processor (one plan each)
+# This worker process's processor (one plan each).
+_WORKER: dict[str, Processor] = {}
 
 
 def _init_worker(plan: WorkPlan) -> None:
@@ -93,7 +94,7 @@ def _init_worker(plan: WorkPlan) -> None:
     # pool stops its workers with SIGTERM, which must not run the parent's handler.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _WORKER["processor"] = UnitProcessor(plan)
+    _WORKER["processor"] = make_processor(plan)
 
 
 def _work(chunk: list[Unit]) -> Partial:

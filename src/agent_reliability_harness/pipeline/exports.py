@@ -35,11 +35,16 @@ def lines_joined(before: bytes, after: bytes) -> bool:
     """Whether two consecutive JSONL lines must be read by one worker: batches of a span
     export, and a line that cannot be decoded next to one (coalesce() refuses the export
     it may belong to, on every executor alike). Decides only where inputs are cut."""
-    first, second = _batch_or_bad(before), _batch_or_bad(after)
+    first, second = batch_or_bad(before), batch_or_bad(after)
+    return kinds_joined(first, second)
+
+
+def kinds_joined(first: bool | None, second: bool | None) -> bool:
+    """lines_joined for two lines' batch_or_bad."""
     return first is not None and second is not None and (first or second)
 
 
-def _batch_or_bad(raw: bytes) -> bool | None:
+def batch_or_bad(raw: bytes) -> bool | None:
     """True for a batch of a span export, False for a line that cannot be decoded."""
     try:
         value = decode_json_bytes(raw)

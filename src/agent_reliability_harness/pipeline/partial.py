@@ -29,6 +29,8 @@ class Partial:
     reports: list[TraceReport] = field(default_factory=list)
     pieces: dict[str, list[str]] = field(default_factory=dict)
     sections: dict[str, Accumulator] = field(default_factory=dict)
+    cached: int = 0  # traces whose results came from the cache (--cache)
+    stored: int = 0  # bytes of cache entries written
 
     @property
     def traces(self) -> int:

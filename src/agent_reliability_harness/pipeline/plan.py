@@ -48,6 +48,10 @@ class SectionSpec:
 
     key: str
     factory: Callable[[], Accumulator]
+    # The accumulator reads only `view.report` (never `view.trace`): a trace whose result
+    # comes from the cache (pipeline/cache.py) can feed it. A run with a section that
+    # does not say so is not cached.
+    report_only: bool = False
 
 
 class StepConsumer(Protocol):
@@ -73,6 +77,9 @@ class PieceSpec:
     name: str
     encode: Callable[[TraceView], str]
     streamed: Callable[[], StepConsumer] | None = None
+    # `encode` reads only `view.report`: for a trace whose result comes from the cache the
+    # text is made again from the report, not kept in the cache (pipeline/cache.py).
+    report_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +90,28 @@ class Needs:
     keep_reports: bool = False  # the TraceReports themselves (whole-run renderers)
     positions: bool = False  # line numbers of traces and steps (SARIF)
     sections: tuple[SectionSpec, ...] = ()
+
+
+# The most bytes a cache keeps by default (`--cache-max-size`); least recently used
+# entries are evicted at the end of a run that goes over.
+CACHE_MAX_SIZE = 1 << 30
+
+
+@dataclass(frozen=True, slots=True)
+class CacheOptions:
+    """`--cache`: where the cache is (a directory or an fsspec URL), how big it may grow."""
+
+    location: str
+    max_size: int = CACHE_MAX_SIZE
+
+
+@dataclass(frozen=True, slots=True)
+class CacheSpec:
+    """`--cache` as the workers see it: where the cache is (a directory or an fsspec
+    URL) and the run's part of every key (pipeline/cache_key.py)."""
+
+    location: str
+    fingerprint: bytes
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -97,6 +126,7 @@ class WorkPlan:
     needs: Needs = Needs()
     max_input_bytes: int = DEFAULT_MAX_INPUT_BYTES  # what one input may hold (io.py)
     task_ids: TaskIds | None = None  # --task-id-from, applied to each trace before routing
+    cache: CacheSpec | None = None  # --cache: units' results reused (pipeline/cache.py)
 
 
 def combine(needs: list[Needs], sections: tuple[SectionSpec, ...] = ()) -> Needs:

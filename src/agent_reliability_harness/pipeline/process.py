@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Iterable, Iterator
+from typing import Protocol
 
 from ..engine import TraceRun
 from ..inputs import Location, Unit, open_binary, read_whole
@@ -15,6 +16,21 @@ from .documents import BigFile, Loaded, Reader
 from .partial import Partial, PartialBuilder
 from .plan import TraceView, WorkPlan
 from .routing import Router, no_policy_message
+
+
+def make_processor(plan: WorkPlan) -> Processor:
+    """The processor of a plan: cached (pipeline/cache.py) when the plan has a cache."""
+    if plan.cache is None:
+        return UnitProcessor(plan)
+    from .cache import CachedProcessor  # noqa: PLC0415 - hashing only when --cache is given
+
+    return CachedProcessor(plan, plan.cache)
+
+
+class Processor(Protocol):
+    """Turns a chunk of units into its Partial (in a worker)."""
+
+    def process_all(self, units: Iterable[Unit]) -> Partial: ...
 
 
 class UnitProcessor:
@@ -32,17 +48,21 @@ class UnitProcessor:
         """One Partial for a run of consecutive units."""
         builder = PartialBuilder(self.plan)
         start = self.reader.size
-        with _no_cyclic_gc():
-            for item in self.reader.items(units):
-                if isinstance(item, InputFailure):
-                    builder.fail(item)
-                elif isinstance(item, BigFile):
-                    self._big(item, builder)
-                else:
-                    self._evaluate(item, builder)
+        with no_cyclic_gc():
+            self.process_into(units, builder)
         partial = builder.partial
         partial.size = self.reader.size - start
         return partial
+
+    def process_into(self, units: Iterable[Unit], builder: PartialBuilder) -> None:
+        """Read, route and evaluate consecutive units into `builder`."""
+        for item in self.reader.items(units):
+            if isinstance(item, InputFailure):
+                builder.fail(item)
+            elif isinstance(item, BigFile):
+                self._big(item, builder)
+            else:
+                self._evaluate(item, builder)
 
     def _evaluate(self, item: Loaded, builder: PartialBuilder) -> None:
         trace = item.trace if self.task_ids is None else self.task_ids.trace(item.trace)
@@ -106,7 +126,7 @@ class UnitProcessor:
 
 
 @contextlib.contextmanager
-def _no_cyclic_gc() -> Iterator[None]:
+def no_cyclic_gc() -> Iterator[None]:
     """Pause the cycle collector while a chunk of units is processed.
 
     Everything built here is acyclic (decoded JSON, frozen dataclasses) and freed by

@@ -4,7 +4,8 @@ sinks. The CLI only maps argv to these options and sinks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import warnings
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,8 +24,9 @@ from .coverage import coverage_spec
 from .documents import claims_for
 from .executors import Executor, InProcess, chunked
 from .exports import lines_joined
-from .partial import RunResult, Sink, merge
-from .plan import WorkPlan, combine, registered_sections
+from .partial import Partial, RunResult, Sink, merge
+from .plan import CacheOptions, WorkPlan, combine, registered_sections
+from .sinks import Messages
 from .tasks import FORCED_TASKS
 
 
@@ -42,6 +44,8 @@ class RunOptions:
     # $ARH_MAX_INPUT_BYTES or the default); a bigger one is an input error.
     max_input_bytes: int | None = None
     coverage: bool = False  # --coverage: the `coverage` section (policy v1.2 section 6)
+    # --cache: reuse the results of units seen before (pipeline/cache.py); None: no cache.
+    cache: CacheOptions | None = None
 
     def input_limit(self) -> int:
         return self.max_input_bytes if self.max_input_bytes is not None else max_input_bytes()
@@ -108,12 +112,49 @@ def run(
     executor: Executor | None = None,
     stdin: Any = None,
     sections: Sequence[Section] = (),
+    messages: Messages | None = None,
 ) -> RunResult:
     """Validate every trace of the inputs (files, directories, JSONL, `-`, URLs) against
     the first of `policies` that applies to it, feeding `sinks` in input order.
-    `result.passed(options.allow_empty)` is the verdict of the run."""
+    `result.passed(options.allow_empty)` is the verdict of the run. A cache that cannot
+    be used is one warning (to `messages`, else a RuntimeWarning): the run goes on
+    without it."""
     executor = executor or InProcess()
     plan = make_plan(policies, options, sinks)
+    cache = options.cache
+    if cache is not None:
+        from . import cache as caching  # noqa: PLC0415 - hashing only when --cache is given
+
+        try:
+            plan = caching.attach(plan, cache)
+        except caching.CacheUnavailable as exc:
+            _warn(messages, f"cache {cache.location}: {exc}; running without the cache")
+            cache = None
     units = input_units(paths, options, stdin, executor.ranges)
     partials = executor.map(plan, chunked(units))
-    return merge(partials, sinks, run_policy_id(policies), sections, policy_plugins(policies))
+    if cache is None:
+        return merge(partials, sinks, run_policy_id(policies), sections, policy_plugins(policies))
+    stored: list[int] = []
+    result = merge(
+        _stored(partials, stored),
+        sinks,
+        run_policy_id(policies),
+        sections,
+        policy_plugins(policies),
+    )
+    caching.finish(cache, sum(stored))
+    return result
+
+
+def _stored(partials: Iterable[Partial], stored: list[int]) -> Iterator[Partial]:
+    """The partials, each one's bytes of cache entries written noted in `stored`."""
+    for partial in partials:
+        stored.append(partial.stored)
+        yield partial
+
+
+def _warn(messages: Messages | None, text: str) -> None:
+    if messages is not None:
+        messages.warn(text)
+    else:
+        warnings.warn(text, RuntimeWarning, stacklevel=3)

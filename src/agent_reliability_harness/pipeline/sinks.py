@@ -43,12 +43,12 @@ def console_piece(options: RenderOptions, view: TraceView) -> str:
     return trace_text(view.report, options)
 
 
-JSON_PIECE = PieceSpec("json", json_piece)
+JSON_PIECE = PieceSpec("json", json_piece, report_only=True)
 
 
 def console_spec(options: RenderOptions) -> PieceSpec:
     name = f"console:{options.show}" + ("+color" if options.color else "")
-    return PieceSpec(name, functools.partial(console_piece, options))
+    return PieceSpec(name, functools.partial(console_piece, options), report_only=True)
 
 
 def unmapped_piece(view: TraceView) -> str:
@@ -57,7 +57,7 @@ def unmapped_piece(view: TraceView) -> str:
     return str(count) if count else ""
 
 
-UNMAPPED_PIECE = PieceSpec("unmapped", unmapped_piece)
+UNMAPPED_PIECE = PieceSpec("unmapped", unmapped_piece, report_only=True)
 
 
 class ErrorSink:
@@ -108,16 +108,20 @@ class ConsoleSink:
         options: RenderOptions,
         clear: Callable[[], None] = _nothing,
         list_warnings: bool = True,
+        cache_note: bool = False,
     ) -> None:
         self.out = out
         self.clear = clear
         self.list_warnings = list_warnings
+        self.cache_note = cache_note  # --cache: a line saying how many traces it served
+        self.cached = 0
         self.piece = console_spec(options)
         self.needs = Needs(pieces=(self.piece, UNMAPPED_PIECE))
         self.unmapped = 0
 
     def add(self, partial: Partial) -> None:
         self.unmapped += sum(int(n) for n in partial.pieces[UNMAPPED_PIECE.name] if n)
+        self.cached += partial.cached
         text = "".join(partial.pieces[self.piece.name])
         if text:
             self.clear()
@@ -130,6 +134,9 @@ class ConsoleSink:
             result.summary, result.input_errors, result.sections, self.unmapped, self.list_warnings
         )
         self.out.write(summary)
+        if self.cache_note:
+            total = result.summary.total_traces
+            self.out.write(f"cache: {self.cached} of {total} traces from the cache\n")
         return True
 
 

@@ -59,8 +59,8 @@ class TaskAccumulator:
         return Section(KEY, [task.to_json() for task in stats], tuple(summary.items()))
 
 
-TASKS = SectionSpec(KEY, TaskAccumulator)
+TASKS = SectionSpec(KEY, TaskAccumulator, report_only=True)
 # `--repeated`: the section even when every task has one run (or there is no task).
-FORCED_TASKS = SectionSpec(KEY, functools.partial(TaskAccumulator, True))
+FORCED_TASKS = SectionSpec(KEY, functools.partial(TaskAccumulator, True), report_only=True)
 
 register_section(TASKS)

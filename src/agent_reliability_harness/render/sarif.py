@@ -20,6 +20,7 @@ from ..rules import Rule, all_rules
 from ._policies import PolicyWarningView, policy_ids, policy_warnings, several, warning_text
 from ._text import PROJECT_URL, rule_url
 from .base import RenderOptions
+from .json_ import dumps
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
@@ -316,4 +317,5 @@ def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
 
 
 def render_run(report: RunReport, options: RenderOptions) -> str:
-    return json.dumps(sarif_log(report, options), indent=2, ensure_ascii=False) + "\n"
+    # The bytes of json.dumps(indent=2, ensure_ascii=False) at a few times its speed.
+    return dumps(sarif_log(report, options))
