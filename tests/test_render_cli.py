@@ -55,13 +55,13 @@ def test_outputs_identical_across_hash_seeds(tmp_path: Path) -> None:
 
 def _spy_positions(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     seen: list[bool] = []
-    original = process.UnitProcessor
+    original = process.make_processor
 
-    def spy(plan: process.WorkPlan) -> process.UnitProcessor:
+    def spy(plan: process.WorkPlan) -> process.Processor:
         seen.append(plan.needs.positions)
         return original(plan)
 
-    monkeypatch.setattr(executors, "UnitProcessor", spy)
+    monkeypatch.setattr(executors, "make_processor", spy)
     return seen
 
 
