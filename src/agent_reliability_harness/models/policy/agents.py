@@ -14,23 +14,12 @@ from typing import Any
 
 from ...errors import PolicyError
 from ..common import type_name
-from .keys import POLICY
+from .keys import AGENT_SECTIONS, POLICY
 from .model import AgentEntries, Policy
 from .notes import Notes, dotted
 from .values import err, flag
 
-# The sections an agent entry may hold, of those this policy format knows (a section
-# another part of v1.2 adds, such as `preconditions`, is accepted once it exists).
-_WANTED = (
-    "allowed_tools",
-    "sequence",
-    "budgets",
-    "error_handling",
-    "trajectory",
-    "completion",
-    "preconditions",
-)
-ENTRY_KEYS = tuple(key for key in _WANTED if key in POLICY.fields)
+ENTRY_KEYS = AGENT_SECTIONS  # the sections an agent entry may hold (keys.py)
 
 Compile = Callable[[Any, Notes], Policy]
 

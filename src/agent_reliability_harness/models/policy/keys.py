@@ -129,21 +129,16 @@ POLICY = Obj(
 
 # Policy v1.2 section 1: an agent entry holds some of the sections above (the parser
 # refuses any other key in it; see agents.py).
-AGENT_ENTRY = Obj(
-    {
-        key: POLICY.fields[key]
-        for key in (
-            "allowed_tools",
-            "sequence",
-            "budgets",
-            "error_handling",
-            "trajectory",
-            "completion",
-            "preconditions",
-        )
-        if key in POLICY.fields
-    }
+AGENT_SECTIONS = (
+    "allowed_tools",
+    "sequence",
+    "budgets",
+    "error_handling",
+    "trajectory",
+    "completion",
+    "preconditions",
 )
+AGENT_ENTRY = Obj({key: POLICY.fields[key] for key in AGENT_SECTIONS})
 POLICY.fields["agents"] = Names(AGENT_ENTRY)
 POLICY.fields["allow_unlisted_agents"] = None
 POLICY.fields["tool_contracts"] = None
