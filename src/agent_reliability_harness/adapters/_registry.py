@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from . import canonical
 from .base import Adapter
 
 
@@ -219,3 +220,43 @@ def deferred(row: Declared) -> Adapter:
         read_file=_Late(module, "read_file") if row.reads_files else None,
         markers=_Late(module, "markers") if row.marked else None,
     )
+
+
+# Every format in detection order: canonical traces first (the common case, read by a
+# module imported up front), then the transcript formats above (imported when called).
+ADAPTERS: tuple[Adapter, ...] = (canonical.ADAPTER, *(deferred(row) for row in TRANSCRIPTS))
+BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
+
+# Formats recognised by the envelope their tool writes around the messages: a document
+# (or a session line) in one of these envelopes is read by that format only; under any
+# other explicit format it is an input error that names it. In this order an envelope is
+# looked for (its `detect`, then its `detect_line`), which is how sure each claim is:
+# an envelope's claim outranks every other format's (adapters/_detect.py).
+# The last six are formats whose markers no other format writes: Cohere's tool_plan,
+# document tool content, billed_units (what OpenAI never sends), Inspect's `eval` +
+# `samples`, LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run
+# types, Langfuse's capitalised observation types, JSON-RPC 2.0, Pydantic AI's
+# `part_kind`. (Not openinference: otel-genai claims every OTLP export too, and coverage
+# decides.)
+ENVELOPE_ORDER: tuple[str, ...] = (
+    "claude-code",
+    "codex-cli",
+    "codex-exec",
+    "gemini-cli",
+    "gemini-stream",
+    "swe-agent",
+    "atif",
+    "autogen",
+    "tau-bench",
+    "openhands",
+    "smolagents",
+    "browser-use",
+    "letta",
+    "cohere-chat",
+    "inspect",
+    "langchain",
+    "langfuse",
+    "mcp",
+    "pydantic-ai",
+)
+ENVELOPES: tuple[Adapter, ...] = tuple(BY_NAME[name] for name in ENVELOPE_ORDER)
