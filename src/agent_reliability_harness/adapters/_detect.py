@@ -1,19 +1,20 @@
 """Detection in one pass: every format's claim on a document is asked once and kept.
 
-A `Scan` of a document asks each format's `detect` (and an envelope format's
-`detect_line`) at most once, in registry order, and answers every question detection
-has from those answers: is it a span export, a canonical trace, in whose envelope, which
-formats claim it. `scan(value, keep=True)` keeps the Scan, so the span-export test that
-runs on each JSONL line before conversion (pipeline/exports.py) and the conversion of
-that line share one pass. How a format is picked from the claims: docs/adapters.md
-("How a format is detected").
+A `Scan` of a document asks each format's claim at most once, in registry order: the
+gate its registry row declares (the document's shape, the keys an object needs), then,
+through an open gate only, its `detect` (and an envelope format's `detect_line`). Every
+question detection has is answered from those claims: is it a span export, a canonical
+trace, in whose envelope, which formats claim it. `scan(value, keep=True)` keeps the
+Scan, so the span-export test that runs on each JSONL line before conversion
+(pipeline/exports.py) and the conversion of that line share one pass. How a format is
+picked from the claims: docs/adapters.md ("How a format is detected").
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ._registry import ADAPTERS, BY_NAME, ENVELOPES
+from ._registry import ADAPTERS, BY_NAME, ENVELOPES, ROWS, gate_open
 from .base import Adapter
 
 # The export kind of spans written by the OpenTelemetry SDK's console exporter (read by
@@ -39,10 +40,13 @@ class Scan:
         self._envelope: Adapter | None = _UNSET
 
     def claims(self, adapter: Adapter) -> bool:
-        """Whether the format's `detect` claims the document (asked once)."""
+        """Whether the format claims the document: its declared gate (shape, keys) is open
+        and its `detect` says so (asked once, and only through an open gate)."""
         found = self._claimed.get(adapter.name)
         if found is None:
-            found = self._claimed[adapter.name] = bool(adapter.detect(self.value))
+            row = ROWS.get(adapter.name)
+            found = (row is None or gate_open(row, self.value)) and bool(adapter.detect(self.value))
+            self._claimed[adapter.name] = found
         return found
 
     def claimants(self) -> list[Adapter]:

@@ -25,6 +25,12 @@ class Declared(msgspec.Struct, frozen=True):
     suffixes: tuple[str, ...] = ()
     reads_files: bool = False  # declares read_file (a binary container format)
     marked: bool = False  # declares markers (broader than detect under --format)
+    # The claim's gate, what `detect` needs before it can claim a document (checked
+    # without importing the module; tests/adapters/test_detect_pass.py holds each
+    # `detect` to it): "object" or "array" for the only shape it claims ("": any), and
+    # for an object document, keys of which it needs one at the top ((): none).
+    shape: str = ""
+    keys: tuple[str, ...] = ()
 
 
 # In detection order after the canonical format (the order and why: adapters/__init__.py).
@@ -34,25 +40,31 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "claude_code",
         "Claude Code session JSONL and the Claude Agent SDK message stream",
         session=True,
+        shape="array",
     ),
-    Declared("codex-cli", "codex_cli", "Codex CLI rollout JSONL sessions", session=True),
+    Declared(
+        "codex-cli", "codex_cli", "Codex CLI rollout JSONL sessions", session=True, shape="array"
+    ),
     Declared(
         "codex-exec",
         "codex_exec",
         "codex exec --json event streams (thread / turn / item events)",
         session=True,
+        shape="array",
     ),
     Declared(
         "gemini-cli",
         "gemini_cli",
         "gemini-cli chat recordings (conversation JSON or session JSONL)",
         session=True,
+        keys=("sessionId",),
     ),
     Declared(
         "gemini-stream",
         "gemini_stream",
         "gemini-cli headless --output-format stream-json event streams",
         session=True,
+        shape="array",
     ),
     Declared(
         "swe-agent",
@@ -60,42 +72,54 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "SWE-agent .traj trajectories and mini-swe-agent trajectories",
         suffixes=(".traj",),
         marked=True,
+        shape="object",
+        keys=("trajectory", "history", "messages"),
     ),
     Declared(
         "atif",
         "atif",
         "ATIF agent trajectories (Harbor, Terminal-Bench; ATIF-v1.x JSON)",
+        shape="object",
+        keys=("schema_version",),
     ),
     Declared(
         "autogen",
         "autogen",
         "AutoGen AgentChat messages, TaskResult and TeamState dumps",
+        keys=("type", "messages"),
     ),
     Declared(
         "tau-bench",
         "tau_bench",
         "tau-bench result files and tau2-bench simulation results (one trace per run)",
+        keys=("simulations", "task_id"),
     ),
     Declared(
         "openhands",
         "openhands",
         "OpenHands event trajectories and evaluation output.jsonl records",
+        keys=("history",),
     ),
     Declared(
         "smolagents",
         "smolagents",
         "smolagents runs: memory messages and steps, benchmark output records",
+        keys=("intermediate_steps",),
     ),
     Declared(
         "browser-use",
         "browser_use",
         "browser-use AgentHistoryList dumps (agent history JSON)",
+        shape="object",
+        keys=("history",),
     ),
     Declared(
         "letta",
         "letta",
         "Letta agent files (.af): each agent's message history",
         suffixes=(".af",),
+        shape="object",
+        keys=("agents", "agent_type"),
     ),
     Declared(
         "openinference",
@@ -122,6 +146,8 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "Inspect AI eval logs (.eval archives and .json)",
         suffixes=(".eval",),
         reads_files=True,
+        shape="object",
+        keys=("eval",),
     ),
     Declared(
         "langchain",
@@ -166,6 +192,15 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "OpenAI Chat Completions message lists and ChatCompletion dumps",
     ),
 )
+
+
+def gate_open(row: Declared, value: Any) -> bool:
+    """Whether a document passes the format's declared gate (so `detect` may claim it)."""
+    if isinstance(value, dict):
+        return row.shape != "array" and (not row.keys or any(k in value for k in row.keys))
+    if isinstance(value, list):
+        return row.shape != "object"
+    return not row.shape
 
 
 def declared_adapter(module: str) -> Adapter:
@@ -226,6 +261,7 @@ def deferred(row: Declared) -> Adapter:
 # module imported up front), then the transcript formats above (imported when called).
 ADAPTERS: tuple[Adapter, ...] = (canonical.ADAPTER, *(deferred(row) for row in TRANSCRIPTS))
 BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
+ROWS: dict[str, Declared] = {row.name: row for row in TRANSCRIPTS}
 
 # Formats recognised by the envelope their tool writes around the messages: a document
 # (or a session line) in one of these envelopes is read by that format only; under any
