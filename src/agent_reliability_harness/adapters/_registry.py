@@ -139,6 +139,7 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "openai-agents",
         "openai_agents",
         "OpenAI Agents SDK tracing export (trace and span objects)",
+        keys=("data", "object"),
     ),
     Declared(
         "inspect",
@@ -154,17 +155,24 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "langchain",
         "LangChain / LangGraph messages and state, LangSmith run exports",
     ),
-    Declared("langfuse", "langfuse", "Langfuse trace exports and observation lists"),
+    Declared(
+        "langfuse",
+        "langfuse",
+        "Langfuse trace exports and observation lists",
+        keys=("data", "observations", "type"),
+    ),
     Declared(
         "mcp",
         "mcp_session",
         "Model Context Protocol session logs (JSON-RPC messages, array or JSONL)",
         session=True,
+        keys=("jsonrpc", "message"),
     ),
     Declared(
         "pydantic-ai",
         "pydantic_ai",
         "Pydantic AI message history (ModelMessagesTypeAdapter JSON)",
+        keys=("messages",),
     ),
     Declared(
         "google-genai",
