@@ -47,29 +47,40 @@ _COMMON = frozenset({"messages", "id", "source", "type=user|assistant", "result"
 _SCANNED = 200  # items looked at per array
 
 
-def _dicts(value: Any) -> list[dict[str, Any]]:
-    """The objects looked at: the document (or its items), and their arrays' items and
-    object values, one level down."""
+def _needs(mark: str) -> frozenset[str]:
+    """What the document must show for a marker: its key, or one of its `key=value`."""
+    key, _, values = mark.partition("=")
+    return frozenset(f"{key}={v}" for v in values.split("|")) if values else frozenset((key,))
+
+
+# Each format's markers with what each needs, built once.
+_NEEDS: dict[str, tuple[tuple[str, frozenset[str]], ...]] = {
+    name: tuple((mark, _needs(mark)) for mark in marks) for name, marks in MARKS.items()
+}
+
+
+def _seen(value: Any) -> set[str]:
+    """The keys, and the `key=value` pairs of text values, of the objects looked at: the
+    document (or its items), and their arrays' items and object values, one level down."""
     tops = value[:_SCANNED] if isinstance(value, list) else [value]
-    found: list[dict[str, Any]] = []
+    seen: set[str] = set()
     for top in tops:
         if not isinstance(top, dict):
             continue
-        found.append(top)
+        _take(top, seen)
         for inner in top.values():
             if isinstance(inner, dict):
-                found.append(inner)
+                _take(inner, seen)
             elif isinstance(inner, list):
-                found.extend(v for v in inner[:_SCANNED] if isinstance(v, dict))
-    return found
+                for item in inner[:_SCANNED]:
+                    if isinstance(item, dict):
+                        _take(item, seen)
+    return seen
 
 
-def _has(mark: str, seen: list[dict[str, Any]]) -> bool:
-    key, _, values = mark.partition("=")
-    if not values:
-        return any(key in d for d in seen)
-    wanted = values.split("|")
-    return any(d.get(key) in wanted for d in seen)
+def _take(found: dict[str, Any], seen: set[str]) -> None:
+    seen.update(found)
+    seen.update(f"{k}={v}" for k, v in found.items() if isinstance(v, str))
 
 
 def _shown(marks: list[str]) -> str:
@@ -80,16 +91,16 @@ def closest(value: Any, among: tuple[str, ...] | None = None) -> str | None:
     """Where a document comes closest to a format (`among` those, or all): "closest is
     'X' (has 'a') but it lacks 'b'", or None when it has no format's own marker. Most
     markers found wins; of equals, the earlier format in the registry."""
-    seen = _dicts(value)
+    seen = _seen(value)
     best: tuple[int, str, list[str], list[str]] | None = None
-    for name, marks in MARKS.items():
+    for name, marks in _NEEDS.items():
         if among is not None and name not in among:
             continue
-        has = [m for m in marks if _has(m, seen)]
+        has = [mark for mark, needs in marks if not needs.isdisjoint(seen)]
         if not any(m not in _COMMON for m in has):
             continue
         if best is None or len(has) > best[0]:
-            best = (len(has), name, has, [m for m in marks if m not in has])
+            best = (len(has), name, has, [m for m, _ in marks if m not in has])
     if best is None:
         return None
     _, name, has, lacks = best

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._registry import ADAPTERS, BY_NAME, ENVELOPES, ROWS, gate_open
+from ._registry import ADAPTERS, BY_NAME, ENVELOPES, TRANSCRIPTS
 from .base import Adapter
 
 # The export kind of spans written by the OpenTelemetry SDK's console exporter (read by
@@ -26,15 +26,23 @@ _AGENTS = BY_NAME["openai-agents"]
 _ATIF = BY_NAME["atif"]  # an ATIF trajectory has `steps` too: never a canonical trace
 _CANONICAL_KEYS = ("trace_id", "steps", "agent_name", "workflow")
 _UNSET: Any = object()
+# Each format's declared gate (adapters/_registry.py): the only shape it claims ("": any)
+# and the top-level keys of which an object needs one (empty: none).
+_GATES: dict[str, tuple[str, frozenset[str]]] = {
+    row.name: (row.shape, frozenset(row.keys)) for row in TRANSCRIPTS
+}
 
 
 class Scan:
     """The claims of the formats on one document, each asked once (when first needed)."""
 
-    __slots__ = ("_claimed", "_envelope", "_kind", "value")
+    __slots__ = ("_claimed", "_envelope", "_kind", "_shape", "value")
 
     def __init__(self, value: Any) -> None:
         self.value = value
+        self._shape = (
+            "object" if isinstance(value, dict) else "array" if isinstance(value, list) else ""
+        )
         self._claimed: dict[str, bool] = {}
         self._kind: str | None = _UNSET
         self._envelope: Adapter | None = _UNSET
@@ -44,10 +52,19 @@ class Scan:
         and its `detect` says so (asked once, and only through an open gate)."""
         found = self._claimed.get(adapter.name)
         if found is None:
-            row = ROWS.get(adapter.name)
-            found = (row is None or gate_open(row, self.value)) and bool(adapter.detect(self.value))
+            found = self.gate_open(adapter.name) and bool(adapter.detect(self.value))
             self._claimed[adapter.name] = found
         return found
+
+    def gate_open(self, name: str) -> bool:
+        """Whether the document passes the format's declared gate."""
+        gate = _GATES.get(name)
+        if gate is None:
+            return True
+        shape, keys = gate
+        if shape and shape != self._shape:
+            return False
+        return not keys or self._shape != "object" or not keys.isdisjoint(self.value)
 
     def claimants(self) -> list[Adapter]:
         """The transcript formats that claim the document, in registry order; only the

@@ -202,15 +202,6 @@ TRANSCRIPTS: tuple[Declared, ...] = (
 )
 
 
-def gate_open(row: Declared, value: Any) -> bool:
-    """Whether a document passes the format's declared gate (so `detect` may claim it)."""
-    if isinstance(value, dict):
-        return row.shape != "array" and (not row.keys or any(k in value for k in row.keys))
-    if isinstance(value, list):
-        return row.shape != "object"
-    return not row.shape
-
-
 def declared_adapter(module: str) -> Adapter:
     """The Adapter a format's module declares (importing it)."""
     adapter: Adapter = import_module(f"{__package__}.{module}").ADAPTER
@@ -269,7 +260,6 @@ def deferred(row: Declared) -> Adapter:
 # module imported up front), then the transcript formats above (imported when called).
 ADAPTERS: tuple[Adapter, ...] = (canonical.ADAPTER, *(deferred(row) for row in TRANSCRIPTS))
 BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
-ROWS: dict[str, Declared] = {row.name: row for row in TRANSCRIPTS}
 
 # Formats recognised by the envelope their tool writes around the messages: a document
 # (or a session line) in one of these envelopes is read by that format only; under any
