@@ -50,8 +50,8 @@ def test_a_deferred_function_is_the_modules_and_pickles_by_name() -> None:
 
 
 # Imported by a canonical run's process: the adapters package, the canonical adapter,
-# the declaration and the registry (and the refusal rules detection uses).
-_EAGER = {"", ".base", ".canonical", "._registry", "._select"}
+# the declaration, the registry and its one-pass detection (and the refusal rules it uses).
+_EAGER = {"", ".base", ".canonical", "._detect", "._registry", "._select"}
 _PROBE = """
 import json, sys
 from agent_reliability_harness.cli import main

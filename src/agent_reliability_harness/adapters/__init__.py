@@ -1,7 +1,11 @@
 """Adapters registry: recorded formats -> canonical trace objects.
 
-ADAPTERS is ordered; `auto` detection tries them in that order and the first
-match wins, so more specific formats come first (see docs/adapters.md).
+ADAPTERS is ordered (adapters/_registry.py). `auto` detection asks every format's claim
+on a document once (adapters/_detect.py) and picks once: canonical traces first, then
+the envelope formats that claim it, else the claiming format that maps clearly the most
+(adapters/_select.py); order settles equal readings, so more specific formats come
+first. A document no format claims is refused naming the format it comes closest to
+(adapters/_claims.py). See docs/adapters.md, "How a format is detected".
 """
 
 from __future__ import annotations
@@ -13,8 +17,8 @@ import msgspec
 
 from ..errors import AdapterError
 from ..io import TRACE_SUFFIXES
-from . import _select, canonical
-from ._registry import TRANSCRIPTS, deferred
+from . import _detect, _select, canonical
+from ._registry import ADAPTERS, BY_NAME, ENVELOPES
 from .base import Adapter
 
 # Order is data (adapters/_registry.py lists the transcript formats in this order; only
@@ -38,8 +42,7 @@ from .base import Adapter
 # TOOL...) with startTime. JSON-RPC 2.0 (`jsonrpc: "2.0"`) is no other format's marker.
 # Pydantic AI messages have `parts` like Gemini contents, and are recognised by what
 # Gemini never writes (`kind` request/response, `part_kind`), so they come first.
-ADAPTERS: tuple[Adapter, ...] = (canonical.ADAPTER, *(deferred(row) for row in TRANSCRIPTS))
-BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
+# ADAPTERS, BY_NAME and ENVELOPES are built in adapters/_registry.py from its table.
 # Binary container formats: file suffix -> the reader that decodes such a file into
 # documents (the first adapter declaring a suffix owns it; otel-genai and openinference
 # share one protobuf reader). Directory walks pick up every declared suffix.
@@ -60,39 +63,6 @@ def walk_suffixes() -> tuple[str, ...]:
 WALK_SUFFIXES: tuple[str, ...] = walk_suffixes()
 AUTO = "auto"
 FORMAT_CHOICES: tuple[str, ...] = (AUTO, *BY_NAME)
-# Formats recognised by the envelope their tool writes around the messages: a document
-# (or a session line) in one of these envelopes is read by that format only; under any
-# other explicit format it is an input error that names it.
-ENVELOPES: tuple[Adapter, ...] = tuple(
-    BY_NAME[name]
-    for name in (
-        "claude-code",
-        "codex-cli",
-        "codex-exec",
-        "gemini-cli",
-        "gemini-stream",
-        "swe-agent",
-        "atif",
-        "autogen",
-        "tau-bench",
-        "openhands",
-        "smolagents",
-        "browser-use",
-        "letta",
-        # Formats whose markers no other format writes: Cohere's tool_plan, document tool
-        # content, billed_units (what OpenAI never sends), Inspect's `eval` + `samples`,
-        # LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run
-        # types, Langfuse's capitalised observation types, JSON-RPC 2.0, Pydantic AI's
-        # `part_kind`. (Not openinference: otel-genai claims every OTLP export too, and
-        # coverage decides.)
-        "cohere-chat",
-        "inspect",
-        "langchain",
-        "langfuse",
-        "mcp",
-        "pydantic-ai",
-    )
-)
 
 
 class Identity(msgspec.Struct, frozen=True):
@@ -107,33 +77,27 @@ class Identity(msgspec.Struct, frozen=True):
 def claimants(value: Any) -> list[Adapter]:
     """The transcript formats whose cheap `detect` claims the document, in registry order;
     only the envelope formats among them when one of those claims it."""
-    found = [adapter for adapter in ADAPTERS[1:] if adapter.detect(value)]
-    enveloped = [adapter for adapter in found if adapter in ENVELOPES]
-    return enveloped or found
+    return _detect.scan(value).claimants()
 
 
 def envelope_of(value: Any) -> Adapter | None:
     """The envelope format that holds a document, or one line of its session file."""
-    for adapter in ENVELOPES:
-        if adapter.detect(value):
-            return adapter
-        if isinstance(value, dict) and adapter.detect_line and adapter.detect_line(value):
-            return adapter
-    return None
+    return _detect.scan(value).envelope()
 
 
 def detect(value: Any) -> Adapter:
     """The format `auto` reads the document as (canonical first, then the clear best of
-    the claiming formats); AdapterError listing formats if none claims it."""
-    if value == [] or _canonical_shaped(value):
+    the claiming formats); AdapterError naming the closest format if none claims it."""
+    scan = _detect.scan(value)
+    if scan.canonical():
         return canonical.ADAPTER
-    found = claimants(value)
+    found = scan.claimants()
     if len(found) > 1:
         traces = _select.select(found, value, "trace")
         sources = {t.get("source") for t in traces if isinstance(t, dict)}
         found = [a for a in found if a.name in sources] or found[:1]
     if not found:
-        raise _unrecognised()
+        raise _unrecognised(value)
     return found[0]
 
 
@@ -144,11 +108,22 @@ def _dataset_header(value: Any) -> bool:
     return isinstance(value, dict) and len(value) == 1 and isinstance(value.get("metadata"), dict)
 
 
-def _unrecognised() -> AdapterError:
+def _unrecognised(value: Any) -> AdapterError:
+    """No format claims the document: the one it comes closest to and what it lacks of it
+    (adapters/_claims.py), or that nothing in it is any format's own."""
+    from ._claims import closest  # noqa: PLC0415 - only to refuse
+
+    near = closest(value)
+    why = (
+        near
+        if near is not None
+        else (
+            "no format-specific field found (a conversation of plain text messages looks the "
+            "same in several formats)"
+        )
+    )
     return AdapterError(
-        "unrecognised input format: no format-specific field found (a conversation of plain "
-        "text messages looks the same in several formats); pass --format with one of: "
-        + ", ".join(BY_NAME)
+        f"unrecognised input format: {why}; pass --format with one of: " + ", ".join(BY_NAME)
     )
 
 
@@ -163,15 +138,16 @@ def to_canonical(
     value = _joined_requests(value)
     if _dataset_header(value):
         return []
+    scan = _detect.scan(value)  # every format's claim on it, each asked once
     if fmt == AUTO:
         # A canonical trace (or a list that holds any) is never mistaken for a transcript;
         # malformed canonical traces still reach the parser for a precise error.
-        if value == [] or _canonical_shaped(value):
+        if scan.canonical():
             traces = canonical.ADAPTER.convert(value, name_hint)
         else:
-            found = claimants(value)
+            found = scan.claimants()
             if not found:
-                raise _unrecognised()
+                raise _unrecognised(value)
             traces = _select.select(found, value, name_hint)
     else:
         adapter = BY_NAME.get(fmt)
@@ -179,26 +155,23 @@ def to_canonical(
             raise AdapterError(
                 f"unknown format '{fmt}'; expected one of: " + ", ".join(FORMAT_CHOICES)
             )
-        traces = _explicit(adapter, value, name_hint)
+        traces = _explicit(adapter, scan, name_hint)
     return _relabel(traces, identity) if identity else traces
 
 
-def _explicit(adapter: Adapter, value: Any, name_hint: str) -> list[Any]:
+def _explicit(adapter: Adapter, scan: _detect.Scan, name_hint: str) -> list[Any]:
     """The traces of a document under an explicit `--format`: refused when another format's
     envelope holds it, or when it lacks the format's markers and reads otherwise than as
     the formats that claim it (see _select.explicit)."""
+    value = scan.value
     if adapter is canonical.ADAPTER:
-        return canonical.explicit(value, name_hint, _looks_like)
-    owner = envelope_of(value)
+        return canonical.explicit(value, name_hint, lambda _: scan.looks_like())
+    owner = scan.envelope()
     if owner is not None and owner is not adapter:
         raise _select.foreign(adapter, owner)
-    rivals = [a for a in ADAPTERS[1:] if a is not adapter and a.detect(value)]
-    return _select.explicit(adapter, value, name_hint, rivals)
-
-
-def _looks_like(value: Any) -> list[Adapter]:
-    owner = envelope_of(value)
-    return [owner] if owner is not None else claimants(value)
+    rivals = [a for a in ADAPTERS[1:] if a is not adapter and scan.claims(a)]
+    owns = scan.claims(adapter) if adapter.markers is None else adapter.owns(value)
+    return _select.explicit(adapter, value, name_hint, rivals, owns)
 
 
 def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:
@@ -249,30 +222,15 @@ EXPORT_MARKERS: tuple[bytes, ...] = (
 )
 
 
-# The export kind of spans written by the OpenTelemetry SDK's console exporter (read by
-# otel-genai): batches of this kind join into an array of spans, not into an OTLP request.
-CONSOLE_SPANS = "otel-genai/console"
-
-
+CONSOLE_SPANS = _detect.CONSOLE_SPANS
 _OTEL = BY_NAME["otel-genai"]
-_AGENTS = BY_NAME["openai-agents"]
-_ATIF = BY_NAME["atif"]  # an ATIF trajectory has `steps` too: never a canonical trace
 
 
 def export_kind(value: Any) -> str | None:
     """The span-export format of a document ("otel-genai", "openai-agents") or None.
-    Such exports arrive in batches (one per JSONL line) that `merge_exports` joins."""
-    from ._otel_shapes import is_console_span  # noqa: PLC0415 - only off the canonical path
-
-    if is_console_span(value):
-        return CONSOLE_SPANS
-    if _OTEL.detect(value):
-        return _OTEL.name
-    if isinstance(value, dict) and value.get("object") in ("trace", "trace.span"):
-        return _AGENTS.name
-    if isinstance(value, dict) and isinstance(value.get("data"), list):
-        return _AGENTS.name if _AGENTS.detect(value) else None
-    return None
+    Such exports arrive in batches (one per JSONL line) that `merge_exports` joins. The
+    claims asked are kept for the document's conversion (adapters/_detect.py)."""
+    return _detect.scan(value, keep=True).export_kind()
 
 
 def _joined_requests(value: Any) -> Any:
@@ -280,7 +238,9 @@ def _joined_requests(value: Any) -> Any:
     requests are the lines of a JSONL file."""
     if not isinstance(value, list) or not value or not isinstance(value[0], dict):
         return value
-    if "resourceSpans" not in value[0] or not all(export_kind(v) == _OTEL.name for v in value):
+    if "resourceSpans" not in value[0] or not all(
+        _detect.scan(v).export_kind() == _OTEL.name for v in value
+    ):
         return value
     return merge_exports(_OTEL.name, value)
 
@@ -297,23 +257,6 @@ def merge_exports(kind: str, values: list[Any]) -> Any:
     for value in values:
         items.extend(value["data"] if isinstance(value.get("data"), list) else [value])
     return {"data": items}
-
-
-_CANONICAL_KEYS = ("trace_id", "steps", "agent_name", "workflow")
-
-
-def _canonical_shaped(value: Any) -> bool:
-    """An object (or array of objects) that is a canonical trace: it has `steps`, or
-    canonical labels and nothing a transcript format claims (a chat body may carry a
-    `trace_id` label next to its messages). Agents SDK span items also carry
-    `trace_id`, so a span export is never taken for traces."""
-    if export_kind(value) is not None or _AGENTS.detect(value) or _ATIF.detect(value):
-        return False
-    items = value if isinstance(value, list) else [value]
-    if any(isinstance(v, dict) and "steps" in v for v in items[:1000]):
-        return True
-    labelled = any(isinstance(v, dict) and any(k in v for k in _CANONICAL_KEYS) for v in items)
-    return labelled and not claimants(value)
 
 
 __all__ = [

@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 
+from . import canonical
 from .base import Adapter
 
 
@@ -24,6 +25,12 @@ class Declared(msgspec.Struct, frozen=True):
     suffixes: tuple[str, ...] = ()
     reads_files: bool = False  # declares read_file (a binary container format)
     marked: bool = False  # declares markers (broader than detect under --format)
+    # The claim's gate, what `detect` needs before it can claim a document (checked
+    # without importing the module; tests/adapters/test_detect_pass.py holds each
+    # `detect` to it): "object" or "array" for the only shape it claims ("": any), and
+    # for an object document, keys of which it needs one at the top ((): none).
+    shape: str = ""
+    keys: tuple[str, ...] = ()
 
 
 # In detection order after the canonical format (the order and why: adapters/__init__.py).
@@ -33,25 +40,31 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "claude_code",
         "Claude Code session JSONL and the Claude Agent SDK message stream",
         session=True,
+        shape="array",
     ),
-    Declared("codex-cli", "codex_cli", "Codex CLI rollout JSONL sessions", session=True),
+    Declared(
+        "codex-cli", "codex_cli", "Codex CLI rollout JSONL sessions", session=True, shape="array"
+    ),
     Declared(
         "codex-exec",
         "codex_exec",
         "codex exec --json event streams (thread / turn / item events)",
         session=True,
+        shape="array",
     ),
     Declared(
         "gemini-cli",
         "gemini_cli",
         "gemini-cli chat recordings (conversation JSON or session JSONL)",
         session=True,
+        keys=("sessionId",),
     ),
     Declared(
         "gemini-stream",
         "gemini_stream",
         "gemini-cli headless --output-format stream-json event streams",
         session=True,
+        shape="array",
     ),
     Declared(
         "swe-agent",
@@ -59,42 +72,54 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "SWE-agent .traj trajectories and mini-swe-agent trajectories",
         suffixes=(".traj",),
         marked=True,
+        shape="object",
+        keys=("trajectory", "history", "messages"),
     ),
     Declared(
         "atif",
         "atif",
         "ATIF agent trajectories (Harbor, Terminal-Bench; ATIF-v1.x JSON)",
+        shape="object",
+        keys=("schema_version",),
     ),
     Declared(
         "autogen",
         "autogen",
         "AutoGen AgentChat messages, TaskResult and TeamState dumps",
+        keys=("type", "messages"),
     ),
     Declared(
         "tau-bench",
         "tau_bench",
         "tau-bench result files and tau2-bench simulation results (one trace per run)",
+        keys=("simulations", "task_id"),
     ),
     Declared(
         "openhands",
         "openhands",
         "OpenHands event trajectories and evaluation output.jsonl records",
+        keys=("history",),
     ),
     Declared(
         "smolagents",
         "smolagents",
         "smolagents runs: memory messages and steps, benchmark output records",
+        keys=("intermediate_steps",),
     ),
     Declared(
         "browser-use",
         "browser_use",
         "browser-use AgentHistoryList dumps (agent history JSON)",
+        shape="object",
+        keys=("history",),
     ),
     Declared(
         "letta",
         "letta",
         "Letta agent files (.af): each agent's message history",
         suffixes=(".af",),
+        shape="object",
+        keys=("agents", "agent_type"),
     ),
     Declared(
         "openinference",
@@ -114,6 +139,7 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "openai-agents",
         "openai_agents",
         "OpenAI Agents SDK tracing export (trace and span objects)",
+        keys=("data", "object"),
     ),
     Declared(
         "inspect",
@@ -121,23 +147,32 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "Inspect AI eval logs (.eval archives and .json)",
         suffixes=(".eval",),
         reads_files=True,
+        shape="object",
+        keys=("eval",),
     ),
     Declared(
         "langchain",
         "langchain",
         "LangChain / LangGraph messages and state, LangSmith run exports",
     ),
-    Declared("langfuse", "langfuse", "Langfuse trace exports and observation lists"),
+    Declared(
+        "langfuse",
+        "langfuse",
+        "Langfuse trace exports and observation lists",
+        keys=("data", "observations", "type"),
+    ),
     Declared(
         "mcp",
         "mcp_session",
         "Model Context Protocol session logs (JSON-RPC messages, array or JSONL)",
         session=True,
+        keys=("jsonrpc", "message"),
     ),
     Declared(
         "pydantic-ai",
         "pydantic_ai",
         "Pydantic AI message history (ModelMessagesTypeAdapter JSON)",
+        keys=("messages",),
     ),
     Declared(
         "google-genai",
@@ -219,3 +254,43 @@ def deferred(row: Declared) -> Adapter:
         read_file=_Late(module, "read_file") if row.reads_files else None,
         markers=_Late(module, "markers") if row.marked else None,
     )
+
+
+# Every format in detection order: canonical traces first (the common case, read by a
+# module imported up front), then the transcript formats above (imported when called).
+ADAPTERS: tuple[Adapter, ...] = (canonical.ADAPTER, *(deferred(row) for row in TRANSCRIPTS))
+BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
+
+# Formats recognised by the envelope their tool writes around the messages: a document
+# (or a session line) in one of these envelopes is read by that format only; under any
+# other explicit format it is an input error that names it. In this order an envelope is
+# looked for (its `detect`, then its `detect_line`), which is how sure each claim is:
+# an envelope's claim outranks every other format's (adapters/_detect.py).
+# The last six are formats whose markers no other format writes: Cohere's tool_plan,
+# document tool content, billed_units (what OpenAI never sends), Inspect's `eval` +
+# `samples`, LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run
+# types, Langfuse's capitalised observation types, JSON-RPC 2.0, Pydantic AI's
+# `part_kind`. (Not openinference: otel-genai claims every OTLP export too, and coverage
+# decides.)
+ENVELOPE_ORDER: tuple[str, ...] = (
+    "claude-code",
+    "codex-cli",
+    "codex-exec",
+    "gemini-cli",
+    "gemini-stream",
+    "swe-agent",
+    "atif",
+    "autogen",
+    "tau-bench",
+    "openhands",
+    "smolagents",
+    "browser-use",
+    "letta",
+    "cohere-chat",
+    "inspect",
+    "langchain",
+    "langfuse",
+    "mcp",
+    "pydantic-ai",
+)
+ENVELOPES: tuple[Adapter, ...] = tuple(BY_NAME[name] for name in ENVELOPE_ORDER)

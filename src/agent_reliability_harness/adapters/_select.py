@@ -105,13 +105,15 @@ def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:
     return _with_content(traces)
 
 
-def explicit(adapter: Adapter, value: Any, name_hint: str, rivals: list[Adapter]) -> list[Any]:
+def explicit(
+    adapter: Adapter, value: Any, name_hint: str, rivals: list[Adapter], owns: bool
+) -> list[Any]:
     """The traces of an explicitly chosen format (`checked`). A document that carries none
-    of the format's own markers (`Adapter.owns`) while other formats claim it (`rivals`)
+    of the format's own markers (`owns`: `Adapter.owns`) while other formats claim it (`rivals`)
     is read only when the format reads it exactly as the best of them does (a wire shape
     they share: docs/adapters.md); otherwise it is refused, naming the format it looks
     like. Without rivals, a document of plain messages is the user's to name."""
-    if adapter.owns(value):
+    if owns:
         try:
             return checked(adapter, adapter.convert(value, name_hint))
         except AdapterError as exc:
@@ -119,9 +121,9 @@ def explicit(adapter: Adapter, value: Any, name_hint: str, rivals: list[Adapter]
     if not rivals:
         try:
             traces = adapter.convert(value, name_hint)
+            return checked(adapter, traces)
         except AdapterError as exc:  # nothing in it says it is this format
-            raise AdapterError(f"{_not(adapter)}: {exc}") from None
-        return checked(adapter, traces)
+            raise _nearest(adapter, exc, value) from None
     names = [a.name for a in rivals]
     theirs: list[Any] | None = None
     with contextlib.suppress(AdapterError):
@@ -153,6 +155,18 @@ def _pointed(exc: AdapterError, rivals: list[Adapter], value: Any, name_hint: st
     if not names:
         return exc
     return AdapterError(f"{exc}; it looks like {names[0]}; pass --format {names[0]}")
+
+
+def _nearest(adapter: Adapter, exc: AdapterError, value: Any) -> AdapterError:
+    """A refusal of a document no format claims, with the format it comes closest to and
+    what it lacks of it (adapters/_claims.py), when it has any format's own marker."""
+    from ._claims import closest  # noqa: PLC0415 - only to refuse
+
+    text = str(exc)
+    if not text.startswith(_not(adapter)):
+        text = f"{_not(adapter)}: {text}"
+    near = closest(value)
+    return AdapterError(f"{text}; {near}" if near is not None else text)
 
 
 def _not(adapter: Adapter) -> str:
