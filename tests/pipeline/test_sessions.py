@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from agent_reliability_harness import adapters
+from agent_reliability_harness.adapters import _detect as detection
 from agent_reliability_harness.adapters.base import Adapter
 from agent_reliability_harness.cli import main, validate_cmd
 from agent_reliability_harness.cli.common import Streams
@@ -67,6 +68,7 @@ TOY = Adapter(
 def toy(monkeypatch: pytest.MonkeyPatch) -> None:
     registered = (*adapters.ADAPTERS, TOY)
     monkeypatch.setattr(adapters, "ADAPTERS", registered)
+    monkeypatch.setattr(detection, "ADAPTERS", registered)  # the one detection pass asks these
     monkeypatch.setitem(adapters.BY_NAME, TOY.name, TOY)
     monkeypatch.setattr(validate_cmd, "FORMAT_CHOICES", (*adapters.FORMAT_CHOICES, TOY.name))
     SEEN.clear()
