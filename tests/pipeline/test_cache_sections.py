@@ -12,10 +12,21 @@ from typing import Any
 
 import pytest
 
+from agent_reliability_harness import api
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.models.trace import parse_trace
-from agent_reliability_harness.pipeline import cache, documents, executors
+from agent_reliability_harness.pipeline import (
+    Needs,
+    RunOptions,
+    RunResult,
+    SectionSpec,
+    cache,
+    documents,
+    executors,
+)
+from agent_reliability_harness.pipeline import run as pipeline_run
+from agent_reliability_harness.pipeline.cache_store import open_store
 from agent_reliability_harness.pipeline.coverage import CoverageAccumulator, summarise
 from agent_reliability_harness.pipeline.plan import TraceView
 from agent_reliability_harness.render import file_renderers
@@ -168,3 +179,38 @@ def test_a_summary_adds_what_the_trace_adds() -> None:
     assert summarise(view) == summarise(TraceView(judged, parse_trace(make_trace(*steps))))
     replayed.add_summary(summarise(TraceView(judged, None)))
     assert replayed.not_counted == 1
+
+
+class _ReadsTraces:
+    """A section that reads the trace and has no summary: a run with it is not cached."""
+
+    def add(self, view: TraceView) -> None:
+        return None
+
+    def merge(self, later: object) -> None:
+        return None
+
+    def finish(self) -> None:
+        return None
+
+
+class _Sink:
+    needs = Needs(sections=(SectionSpec("reads-traces", _ReadsTraces),))
+
+    def add(self, partial: object) -> None:
+        return None
+
+    def finish(self, result: RunResult) -> bool:
+        return True
+
+
+def test_a_section_without_summary_runs_without_the_cache(tmp_path: Path) -> None:
+    policy = api.load_policy(str(SAMPLES / "policy.json"))
+    options = RunOptions(coverage=True, cache=api.CacheOptions(str(tmp_path / "c")))
+    traces = [str(SAMPLES / "traces")]
+    with pytest.warns(RuntimeWarning, match="report sections cannot be cached"):
+        pipeline_run(traces, [policy], [_Sink()], options=options)  # type: ignore[list-item]
+    assert not (tmp_path / "c").exists()
+    result = pipeline_run(traces, [policy], [], options=options)  # coverage alone: cached
+    assert [s.key for s in result.sections] == ["coverage"]
+    assert open_store(str(tmp_path / "c")).stats().entries > 0
