@@ -11,12 +11,14 @@ are batches of one span export (or an unreadable line next to one) are one unit,
 are read together. A line is looked up before it is decoded: an entry marked `alone`
 (a line that is neither a batch nor unreadable, whose result cannot depend on the lines
 next to it) is replayed at once; any other line is decoded to find its neighbours.
-Run-level sections are fed from the replayed report (TraceView(report, None)), so a run
-caches only if every section says `report_only`."""
+Run-level sections are fed from the replayed report (TraceView(report, None)); a section
+that reads the trace too (such as `coverage`) is fed the summary of each trace its entry
+keeps (SectionSpec.summarise). A run caches only if every section is one or the other."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 from collections.abc import Iterable, Iterator
@@ -43,7 +45,7 @@ from .cache_store import CacheUnavailable, Store, entry_size, open_store
 from .documents import STREAM_MIN_BYTES
 from .exports import batch_or_bad, kinds_joined
 from .partial import Partial, PartialBuilder
-from .plan import CacheOptions, CacheSpec, WorkPlan
+from .plan import Accumulator, CacheOptions, CacheSpec, SectionSpec, TraceView, WorkPlan
 from .process import UnitProcessor, no_cyclic_gc
 
 __all__ = ["CacheUnavailable", "CachedProcessor", "Entry", "attach", "cacheable", "finish"]
@@ -53,14 +55,17 @@ _BLOCK = 1 << 20
 
 class Entry(msgspec.Struct, array_like=True, gc=False):
     """What one unit added to its Partial: its reports, their pieces (`names`: the
-    pieces' keys, cache_key.piece_key) and its input failures. `alone`: one JSONL line
-    whose result does not depend on the lines next to it."""
+    pieces' keys, cache_key.piece_key), its input failures and, per report, its summary
+    for each section that reads the trace (`sections`: their keys; none: both empty).
+    `alone`: one JSONL line whose result does not depend on the lines next to it."""
 
     alone: bool
     reports: list[TraceReport]
     names: list[str]
     pieces: list[list[str]]
     failures: list[InputFailure]
+    sections: list[str] = msgspec.field(default_factory=list)
+    summaries: list[list[bytes]] = msgspec.field(default_factory=list)
 
 
 _ENCODER = msgspec.msgpack.Encoder()
@@ -68,8 +73,35 @@ _DECODER = msgspec.msgpack.Decoder(Entry)
 
 
 def cacheable(plan: WorkPlan) -> bool:
-    """Whether results of this plan can be replayed: every section is built from reports."""
-    return all(spec.report_only for spec in plan.needs.sections)
+    """Whether results of this plan can be replayed: every section is built from reports
+    or from per-trace summaries."""
+    return all(spec.report_only or spec.summarise for spec in plan.needs.sections)
+
+
+class _Recorder:
+    """In place of a section that reads the trace, while a miss is evaluated: each
+    trace's summary, in order (never merged: they go to the unit's entry)."""
+
+    def __init__(self, summarise: Any) -> None:
+        self.summarise = summarise
+        self.items: list[bytes] = []
+
+    def add(self, view: TraceView) -> None:
+        self.items.append(self.summarise(view))
+
+    def merge(self, later: Accumulator) -> None:
+        self.items.extend(_recorded(later))
+
+    def finish(self) -> None:
+        return None
+
+
+def _recorders(sections: tuple[SectionSpec, ...]) -> tuple[SectionSpec, ...]:
+    return tuple(
+        SectionSpec(spec.key, functools.partial(_Recorder, spec.summarise))
+        for spec in sections
+        if not spec.report_only
+    )
 
 
 def attach(plan: WorkPlan, options: CacheOptions) -> WorkPlan:
@@ -110,7 +142,9 @@ class CachedProcessor:
         self.store: Store = open_store(spec.location)
         needs = plan.needs
         # Misses are evaluated into a builder that keeps what an entry holds.
-        self.record = replace(plan, needs=replace(needs, keep_reports=True, sections=()))
+        recorders = _recorders(needs.sections)
+        self.sections = [spec.key for spec in recorders]
+        self.record = replace(plan, needs=replace(needs, keep_reports=True, sections=recorders))
         self.inner = UnitProcessor(self.record)
         self.names = tuple(piece.name for piece in needs.pieces)
         self.keys = tuple(piece_key(piece) for piece in needs.pieces)
@@ -215,6 +249,12 @@ class CachedProcessor:
             return None
         if any(len(texts) != len(entry.names) for texts in entry.pieces):
             return None
+        if self.sections and (
+            entry.sections != self.sections
+            or len(entry.summaries) != len(entry.reports)
+            or any(len(row) != len(self.sections) for row in entry.summaries)
+        ):
+            return None
         return entry
 
     def _replay(self, entry: Entry, cached: bool = True) -> None:
@@ -222,8 +262,11 @@ class CachedProcessor:
         for failure in entry.failures:
             builder.fail(failure)
         names = [self.by_key.get(name, "") for name in entry.names]
-        for report, texts in zip(entry.reports, entry.pieces, strict=True):
-            builder.add(report, None, dict(zip(names, texts, strict=True)))
+        keys = entry.sections
+        rows = entry.summaries or [[]] * len(entry.reports)
+        for report, texts, row in zip(entry.reports, entry.pieces, rows, strict=True):
+            summaries = dict(zip(keys, row, strict=True)) if row else None
+            builder.add(report, None, dict(zip(names, texts, strict=True)), summaries)
         if cached:
             builder.partial.cached += len(entry.reports)
 
@@ -236,6 +279,10 @@ class CachedProcessor:
         texts = [list(row) for row in zip(*pieces, strict=True)] if pieces else []
         texts = texts or [[]] * len(made.reports)
         entry = Entry(alone, made.reports, list(self.keys), texts, made.failures)
+        if self.sections:
+            made_by = [_recorded(made.sections[key]) for key in self.sections]
+            entry.sections = self.sections
+            entry.summaries = [list(row) for row in zip(*made_by, strict=True)]
         if key is not None and not any(f.message.startswith("cannot read") for f in made.failures):
             # A full or read-only cache: the run goes on without this entry.
             payload = _ENCODER.encode(entry)
@@ -289,6 +336,11 @@ class CachedProcessor:
             return unit, _hashed(path, key)
         key.update(data)
         return unit, len(data)
+
+
+def _recorded(state: Accumulator) -> list[bytes]:
+    assert isinstance(state, _Recorder)
+    return state.items
 
 
 def _hashed(path: Location, key: Any) -> int | None:

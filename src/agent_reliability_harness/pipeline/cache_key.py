@@ -3,8 +3,9 @@ its result. The policies' canonical form (their compiled structs as sorted JSON,
 whitespace-only edit of a policy file keeps the cache and any new policy key is covered),
 the ARH version, the versions of the plugin distributions a policy names, the options of
 the run (score threshold, --format, labels, --task-id-from, the input limit, line
-positions) and the per-trace texts kept in entries (those made from the trace itself,
-such as the HTML report's: which, and made with which options)."""
+positions), the per-trace texts kept in entries (those made from the trace itself,
+such as the HTML report's: which, and made with which options) and the per-trace
+summaries kept for sections that read the trace (which sections, made by what)."""
 
 from __future__ import annotations
 
@@ -106,4 +107,7 @@ def fingerprint(plan: WorkPlan) -> bytes:
         "positions": plan.needs.positions,
         "pieces": [_piece_id(spec) for spec in plan.needs.pieces if not spec.report_only],
     }
+    summarised = [[s.key, s.summarise] for s in plan.needs.sections if not s.report_only]
+    if summarised:  # (absent otherwise: the keys of runs without such sections stay)
+        parts["sections"] = summarised
     return hashlib.sha256(canonical_json(parts)).digest()

@@ -7,6 +7,10 @@ every executor gives the same section). The allowed tools are those of all the r
 policies (a tool allowed by several counts once, its declared arguments united). A trace
 too big to hold (evaluated a chunk of steps at a time) is not counted, and the section
 says how many were not.
+
+What one trace adds is its TraceTools (the tools it called, with their calls, arguments
+passed and rules fired); `--cache` keeps it, msgpack-encoded, in the trace's entry and
+replays it on a hit (`add_summary`), so a cached run gives the same section.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+import msgspec
 
 from ..models.common import StepType
 from ..models.policy import Policy
@@ -49,6 +55,68 @@ class ToolTally:
             self.rules[rule] = self.rules.get(rule, 0) + count
 
 
+class ToolCalls(msgspec.Struct, array_like=True, gc=False):
+    """One tool's calls in one trace: how many, the argument names passed (sorted) and
+    the rules that fired on them (rule id, findings; sorted)."""
+
+    name: str
+    calls: int
+    arguments: list[str]
+    rules: list[tuple[str, int]]
+
+
+class TraceTools(msgspec.Struct, array_like=True, gc=False):
+    """What one trace adds to the section: the tools it called (by name), or nothing
+    when it was not counted (too big to hold)."""
+
+    counted: bool
+    tools: list[ToolCalls]
+
+
+_DECODER = msgspec.msgpack.Decoder(TraceTools)
+
+
+def trace_tools(view: TraceView) -> TraceTools:
+    """The tools a trace called, in name order."""
+    trace = view.trace
+    if trace is None:
+        return TraceTools(False, [])
+    calls: dict[str, int] = {}
+    arguments: dict[str, set[str]] = {}
+    rules: dict[str, dict[str, int]] = {}
+    steps = trace.steps
+    for step in steps:
+        if step.type == StepType.TOOL_CALL and step.tool_name:
+            name = step.tool_name
+            calls[name] = calls.get(name, 0) + 1
+            arguments.setdefault(name, set()).update(step.arguments or ())
+    for finding in view.report.findings:
+        index = finding.step_index
+        if finding.rule_id is None or index is None or not 0 <= index < len(steps):
+            continue
+        tool = steps[index].tool_name
+        if steps[index].type == StepType.TOOL_CALL and tool:
+            fired = rules.setdefault(tool, {})
+            fired[finding.rule_id] = fired.get(finding.rule_id, 0) + 1
+    return TraceTools(
+        True,
+        [
+            ToolCalls(
+                name,
+                calls[name],
+                sorted(arguments[name]),
+                sorted(rules.get(name, {}).items()),
+            )
+            for name in sorted(calls)
+        ],
+    )
+
+
+def summarise(view: TraceView) -> bytes:
+    """SectionSpec.summarise: a trace's TraceTools, msgpack-encoded (kept by --cache)."""
+    return msgspec.msgpack.encode(trace_tools(view))
+
+
 class CoverageAccumulator:
     """Per tool name called: a ToolTally; how many traces were counted and not."""
 
@@ -65,29 +133,25 @@ class CoverageAccumulator:
         return tally
 
     def add(self, view: TraceView) -> None:
-        trace = view.trace
-        if trace is None:
+        self._add(trace_tools(view))
+
+    def add_summary(self, data: bytes) -> None:
+        """A trace as its `summarise` bytes (from a cache entry)."""
+        self._add(_DECODER.decode(data))
+
+    def _add(self, one: TraceTools) -> None:
+        if not one.counted:
             self.not_counted += 1
             return
         self.traces += 1
-        called: set[str] = set()
-        steps = trace.steps
-        for step in steps:
-            if step.type == StepType.TOOL_CALL and step.tool_name:
-                tally = self._tally(step.tool_name)
-                tally.calls += 1
-                tally.arguments.update(step.arguments or ())
-                called.add(step.tool_name)
-        for name in called:
-            self.tools[name].traces += 1
-        for finding in view.report.findings:
-            index = finding.step_index
-            if finding.rule_id is None or index is None or not 0 <= index < len(steps):
-                continue
-            tool = steps[index].tool_name
-            if steps[index].type == StepType.TOOL_CALL and tool:
-                rules = self.tools[tool].rules
-                rules[finding.rule_id] = rules.get(finding.rule_id, 0) + 1
+        for called in one.tools:
+            tally = self._tally(called.name)
+            tally.calls += called.calls
+            tally.traces += 1
+            tally.arguments.update(called.arguments)
+            rules = tally.rules
+            for rule, count in called.rules:
+                rules[rule] = rules.get(rule, 0) + count
 
     def merge(self, later: Accumulator) -> None:
         assert isinstance(later, CoverageAccumulator)
@@ -157,4 +221,5 @@ def tool_coverage(sections: Sequence[Section]) -> tuple[bool, float | None]:
 
 
 def coverage_spec(policies: Sequence[Policy]) -> SectionSpec:
-    return SectionSpec(KEY, functools.partial(CoverageAccumulator, coverage_targets(policies)))
+    factory = functools.partial(CoverageAccumulator, coverage_targets(policies))
+    return SectionSpec(KEY, factory, summarise=summarise)

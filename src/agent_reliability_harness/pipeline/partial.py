@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from typing import Protocol, cast
 
 from ..models.report import InputFailure, Section, Summary, SummaryBuilder, TraceReport
 from ..models.trace import Trace
 from .folding import PartialFolder
-from .plan import Accumulator, Needs, TraceView, WorkPlan
+from .plan import Accumulator, Needs, Summarised, TraceView, WorkPlan
 
 
 @dataclass(slots=True)
@@ -49,15 +49,20 @@ class PartialBuilder:
         self._pieces = tuple(
             (spec.name, spec.encode, self.partial.pieces[spec.name]) for spec in needs.pieces
         )
-        self._states = tuple(self.partial.sections.values())
+        self._states = tuple(self.partial.sections.items())
         self._keep = needs.keep_reports
         self._views = bool(self._pieces or self._states)
 
     def add(
-        self, report: TraceReport, trace: Trace | None, texts: Mapping[str, str] | None = None
+        self,
+        report: TraceReport,
+        trace: Trace | None,
+        texts: Mapping[str, str] | None = None,
+        summaries: Mapping[str, bytes] | None = None,
     ) -> None:
         """One evaluated trace; `texts` are pieces already made (by StepConsumers, for a
-        trace streamed a chunk at a time), by piece name."""
+        trace streamed a chunk at a time), by piece name; `summaries` what the trace adds
+        to sections that read it (SectionSpec.summarise, from a cache entry), by key."""
         partial = self.partial
         partial.passed += report.passed
         partial.scores.append(report.score)
@@ -73,8 +78,12 @@ class PartialBuilder:
             for name, encode, pieces in self._pieces:
                 made = texts.get(name) if texts else None
                 pieces.append(encode(view) if made is None else made)
-            for state in self._states:
-                state.add(view)
+            for key, state in self._states:
+                summary = summaries.get(key) if summaries else None
+                if summary is None:
+                    state.add(view)
+                else:
+                    cast(Summarised, state).add_summary(summary)
 
     def fail(self, failure: InputFailure) -> None:
         self.partial.failures.append(failure)

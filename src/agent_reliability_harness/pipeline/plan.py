@@ -41,6 +41,14 @@ class Accumulator(Protocol):
         """The section (None: nothing to say, and the report keeps its v1 bytes)."""
 
 
+class Summarised(Accumulator, Protocol):
+    """An accumulator that also reads the trace, fed a cached trace's summary instead
+    (SectionSpec.summarise): `add_summary(summarise(view))` must do what `add(view)` does."""
+
+    def add_summary(self, data: bytes) -> None:
+        """One trace, as its summary."""
+
+
 @dataclass(frozen=True, slots=True)
 class SectionSpec:
     """A run-level section: `factory()` makes an empty Accumulator (a class or another
@@ -50,8 +58,12 @@ class SectionSpec:
     factory: Callable[[], Accumulator]
     # The accumulator reads only `view.report` (never `view.trace`): a trace whose result
     # comes from the cache (pipeline/cache.py) can feed it. A run with a section that
-    # does not say so is not cached.
+    # does not say so, and has no `summarise`, is not cached.
     report_only: bool = False
+    # For an accumulator that reads the trace too (a Summarised one): what one trace adds
+    # to it, as bytes (deterministic: the same trace gives the same bytes). Cache entries
+    # keep it and a hit replays it with `add_summary`. Must be importable.
+    summarise: Callable[[TraceView], bytes] | None = None
 
 
 class StepConsumer(Protocol):
