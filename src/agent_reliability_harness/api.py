@@ -155,15 +155,8 @@ def validate_paths(
         cache=CacheOptions(cache) if isinstance(cache, str) else cache,
     )
     chosen = _executor(executor, jobs)
-    result = run(
-        paths,
-        policies,
-        [collector],
-        options=options,
-        executor=chosen,
-        stdin=stdin,
-        sections=sections,
-    )
+    result = run(paths, policies, [collector], options=options, executor=chosen, stdin=stdin,
+                 sections=sections)  # fmt: skip
     if result.empty and not allow_empty:
         raise InputError("no traces found in the given paths")
     assert collector.run is not None

@@ -18,15 +18,13 @@ from ._values import (
     Usage,
     add_counts,
     brief,
-    label_text,
-    outcome_problem,
+    read_labels,
     set_status,
     shifted,
 )
 
 _MISSING = object()
 INPUT_ROLES = ("user", "system", "developer")
-LABELS = ("trace_id", "agent_name", "workflow", "task_id")
 
 
 @dataclass
@@ -356,23 +354,11 @@ class TraceBuilder:
         """Trace labels written next to the messages (`trace_id`, `agent_name`, `workflow`,
         `task_id`, `outcome`); they win over the file name. A numeric id is its decimal
         text; a label of another type is noted."""
-        prefix = f"{at}." if at else ""
-        for key in LABELS:
-            value = body.get(key)
-            if value is None:
-                continue
-            text = label_text(value)
-            if text is not None:
-                setattr(self, key, text)
-            else:
-                self.note(f"{prefix}{key}", "label is not a string", value)
-        outcome = body.get("outcome")
-        if outcome is not None:
-            problem = outcome_problem(outcome)
+        for key, value, problem in read_labels(body):
             if problem is None:
-                self.outcome = outcome
+                setattr(self, key, value)
             else:
-                self.note(f"{prefix}outcome", problem, outcome)
+                self.note(f"{at}.{key}" if at else key, problem, value)
 
     # --- result ---------------------------------------------------------------------
 

@@ -142,3 +142,23 @@ def set_status(step: dict[str, Any], error: str | None, is_error: bool | None) -
         step["error"] = error if error else error_text(step.get("output"))
     else:
         step.pop("error", None)
+
+
+LABELS = ("trace_id", "agent_name", "workflow", "task_id")
+
+
+def read_labels(body: dict[str, Any]) -> list[tuple[str, Any, str | None]]:
+    """The labels written in a transcript body, in order, each as (key, value, problem):
+    a label's text (a numeric id as its decimal text) and the outcome with no problem, or
+    the value as written and why it is not carried."""
+    found: list[tuple[str, Any, str | None]] = []
+    for key in LABELS:
+        value = body.get(key)
+        if value is not None:
+            text = label_text(value)
+            problem = "label is not a string" if text is None else None
+            found.append((key, value if text is None else text, problem))
+    outcome = body.get("outcome")
+    if outcome is not None:
+        found.append(("outcome", outcome, outcome_problem(outcome)))
+    return found

@@ -4,7 +4,7 @@ sinks; the run itself is `pipeline.run`)."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..adapters import AUTO, FORMAT_CHOICES
 from ..render import RenderOptions, file_renderers
@@ -31,6 +31,9 @@ from .common import (
     score_arg,
     streams_problem,
 )
+
+if TYPE_CHECKING:
+    from ..pipeline import RunOptions
 
 
 def add_parser(subparsers: Any) -> None:
@@ -105,6 +108,21 @@ def _coverage_gate(result: Any, minimum: float | None, io: Streams) -> bool:
     return True
 
 
+def _run_options(args: argparse.Namespace) -> RunOptions:
+    from ..pipeline import RunOptions  # noqa: PLC0415
+
+    return RunOptions(
+        args.fail_under,
+        args.format,
+        identity_from(args),
+        args.allow_empty,
+        args.task_id_from,
+        args.repeated,
+        coverage=args.coverage or args.min_tool_coverage is not None,
+        cache=cache_options(args),
+    )
+
+
 def run(args: argparse.Namespace, io: Streams) -> int:
     targets = [
         (r, getattr(args, f"out_{r.name}"))
@@ -140,23 +158,13 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     context = pipeline.OutputContext(io.out, io, RenderOptions(__version__))
     sinks.extend(pipeline.output_sinks(targets, context))
     sinks.append(progress)
-    options = pipeline.RunOptions(
-        args.fail_under,
-        args.format,
-        identity_from(args),
-        args.allow_empty,
-        args.task_id_from,
-        args.repeated,
-        coverage=args.coverage or args.min_tool_coverage is not None,
-        cache=cache_options(args),
-    )
     try:
         executor = pipeline.make_executor(args.jobs, args.dask)
         result = pipeline.run(
             args.paths,
             policies,
             sinks,
-            options=options,
+            options=_run_options(args),
             executor=executor,
             stdin=io.stdin,
             sections=sections,
