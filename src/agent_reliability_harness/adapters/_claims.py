@@ -43,7 +43,9 @@ MARKS: dict[str, tuple[str, ...]] = {
 }
 # Markers that alone say nothing (plain chat messages and common bookkeeping carry them):
 # a format is close to a document only when it has one of its other markers.
-_COMMON = frozenset({"messages", "id", "source", "type=user|assistant", "result", "timestamp"})
+_COMMON = frozenset(
+    {"messages", "id", "source", "type=user|assistant", "result", "timestamp", "schema_version"}
+)
 _SCANNED = 200  # items looked at per array
 
 
