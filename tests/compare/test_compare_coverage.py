@@ -103,3 +103,23 @@ def test_a_report_with_a_bad_coverage_key_is_refused(
     bad.write_text(json.dumps(document))
     code, _, err = cli(["compare", "--baseline", str(bad), "--candidate", str(bad)])
     assert code == 1 and "coverage: must be an object (got array)" in err
+
+
+@pytest.mark.parametrize(
+    ("tools", "problem"),
+    [
+        (5, "coverage.tools: must be an array (got number)"),
+        (["a"], "coverage.tools[0]: must be an object (got string)"),
+        ([{"calls": 1}], "coverage.tools[0].tool: must be a string"),
+        ([{"tool": "a", "calls": "1"}], "coverage.tools[0].calls: must be an integer >= 0"),
+    ],
+)
+def test_a_report_with_a_bad_coverage_row_is_one_error(
+    files: dict[str, Path], tmp_path: Path, tools: Any, problem: str
+) -> None:
+    document = json.loads(files["base-report"].read_text())
+    document["coverage"]["tools"] = tools
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(document))
+    code, _, err = cli(["compare", "--baseline", str(bad), "--candidate", str(bad)])
+    assert (code, err) == (1, f"error: {bad}: {problem}\n")

@@ -266,6 +266,19 @@ def test_a_cache_that_cannot_be_written_is_one_warning(
     assert report.summary.total_traces == 300
 
 
+def test_a_cache_url_that_cannot_be_opened_is_one_warning() -> None:
+    args = ["validate", "--policy", str(SAMPLES / "policy.json"), str(SAMPLES / "traces")]
+    args += ["--json-out", "-", "--quiet"]
+    code, out, _ = _cli(args)
+    why = "cannot open: Protocol not known: nosuch"
+    assert _cli([*args, "--cache", "nosuch://cache"]) == (
+        code,
+        out,
+        f"warning: cache nosuch://cache: {why}; running without the cache\n",
+    )
+    assert _cli(["cache", "stats", "nosuch://cache"]) == (1, "", f"error: {why}\n")
+
+
 def test_the_cache_stays_within_its_size_least_recently_used_out(
     bench_corpus: tuple[Path, Path], tmp_path: Path
 ) -> None:

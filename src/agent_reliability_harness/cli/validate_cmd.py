@@ -96,9 +96,9 @@ def _coverage_gate(result: Any, minimum: float | None, io: Streams) -> bool:
     """Whether the run meets --min-tool-coverage (an error line says why not)."""
     if minimum is None:
         return True
-    from ..pipeline.coverage import tool_coverage  # noqa: PLC0415
+    from ..compare.coverage import tool_share  # noqa: PLC0415
 
-    _, share = tool_coverage(result.sections)
+    share = tool_share(result.sections)
     if share is None:
         io.error("--min-tool-coverage: the policies allow no tools to cover")
         return False

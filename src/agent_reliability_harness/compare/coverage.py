@@ -15,7 +15,8 @@ from .model import GateReason, ReasonKind
 KEY = "coverage"
 
 
-def _section(sections: Iterable[Section]) -> Mapping[str, Any] | None:
+def coverage_of(sections: Iterable[Section]) -> Mapping[str, Any] | None:
+    """The value of a run's `coverage` section (None when it has none)."""
     for section in sections:
         if section.key == KEY and isinstance(section.value, Mapping):
             return section.value
@@ -29,6 +30,13 @@ def _called(value: Mapping[str, Any]) -> set[str]:
 def _share(value: Mapping[str, Any], key: str) -> float | None:
     share = value.get(key)
     return float(share) if isinstance(share, int | float) else None
+
+
+def tool_share(sections: Iterable[Section]) -> float | None:
+    """A run's share of allowed tools called (None: no coverage section, or no allowed
+    tools to cover)."""
+    value = coverage_of(sections)
+    return None if value is None else _share(value, "tool_coverage")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +87,7 @@ def coverage_change(
     baseline: Iterable[Section], candidate: Iterable[Section]
 ) -> CoverageChange | None:
     """The change, when both sides have a coverage section (else None)."""
-    before, after = _section(baseline), _section(candidate)
+    before, after = coverage_of(baseline), coverage_of(candidate)
     if before is None or after is None:
         return None
     allowed = {row["tool"] for row in after.get("tools") or ()}

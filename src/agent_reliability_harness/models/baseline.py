@@ -255,13 +255,30 @@ def parse_report(data: Any) -> RunReport:
         policy_id = next((r.policy_id for r in reports if r.policy_id), "")
     built = RunReport.build(policy_id, tuple(reports))
     warnings = _policy_warnings(data.get(POLICY_WARNINGS))
-    coverage = data.get("coverage")  # --coverage (policy v1.2 section 6), kept for compare
-    if coverage is not None and not isinstance(coverage, dict):
-        raise _bad("coverage", f"must be an object (got {_type_name(coverage)})")
-    sections = tuple(
-        s for s in (warnings, None if coverage is None else Section("coverage", coverage)) if s
-    )
+    sections = tuple(s for s in (warnings, _coverage_section(data.get("coverage"))) if s)
     return msgspec.structs.replace(built, sections=sections) if sections else built
+
+
+def _coverage_section(value: Any) -> Section | None:
+    """The report's `coverage` section (--coverage, policy v1.2 section 6), kept for
+    compare, which reads each `tools` row's `tool` and `calls`."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise _bad("coverage", f"must be an object (got {_type_name(value)})")
+    tools = value.get("tools", [])
+    if not isinstance(tools, list):
+        raise _bad("coverage.tools", f"must be an array (got {_type_name(tools)})")
+    for index, row in enumerate(tools):
+        where = f"coverage.tools[{index}]"
+        if not isinstance(row, dict):
+            raise _bad(where, f"must be an object (got {_type_name(row)})")
+        if not isinstance(row.get("tool"), str):
+            raise _bad(f"{where}.tool", "must be a string")
+        calls = row.get("calls")
+        if not isinstance(calls, int) or isinstance(calls, bool) or calls < 0:
+            raise _bad(f"{where}.calls", "must be an integer >= 0")
+    return Section("coverage", value)
 
 
 def _policy_warnings(value: Any) -> Section | None:

@@ -231,7 +231,13 @@ class FsspecStore:
     def __init__(self, url: str) -> None:
         from ..inputs.remote import _fsspec  # noqa: PLC0415 - fsspec only for URL caches
 
-        fs, root = _fsspec().core.url_to_fs(url)
+        try:
+            fs, root = _fsspec().core.url_to_fs(url)
+        except ArhError as exc:  # fsspec is not installed
+            raise CacheUnavailable(str(exc)) from None
+        except (ImportError, ValueError, RuntimeError) as exc:
+            # An unknown scheme, a filesystem whose packages are missing (as inputs.remote).
+            raise CacheUnavailable(f"cannot open: {exc}") from None
         self.fs = fs
         self.root = f"{root.rstrip('/')}/{_LAYOUT}"
 

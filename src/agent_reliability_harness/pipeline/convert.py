@@ -13,7 +13,7 @@ from ..models.report import InputFailure
 from ..models.trace import parse_trace
 from .documents import Reader, unit_documents
 from .exports import Hinted, coalesce
-from .folding import Fold, fold_key
+from .folding import Folder
 from .run import RunOptions, input_units
 
 # (where, canonical trace objects, problem): `where` is the file (and JSONL line).
@@ -30,17 +30,13 @@ def convert(
 ) -> Iterator[Converted]:
     """Every input document's canonical traces, in input order, or the problem with it; a
     JSONL file's lines that fail the same way are one problem (see folding)."""
-    fold: Fold | None = None
+    folder = Folder()
     for item in _converted(paths, fmt, identity, stdin, limit):
-        if not isinstance(item, InputFailure):
+        if isinstance(item, InputFailure):
+            yield from _problems(folder.push(item))
+        else:
             yield item
-        elif fold is None or not fold.takes(item):
-            yield from _closed(fold)
-            key = fold_key(item)
-            fold = None if key is None else Fold(item, key)
-            if fold is None:
-                yield item.location(), [], item.message
-    yield from _closed(fold)
+    yield from _problems(folder.close())
 
 
 def _converted(
@@ -66,9 +62,8 @@ def _converted(
             yield InputFailure(source, EMPTY)
 
 
-def _closed(fold: Fold | None) -> Iterator[Converted]:
-    if fold is not None:
-        failure = fold.closed()
+def _problems(failures: list[InputFailure]) -> Iterator[Converted]:
+    for failure in failures:
         yield failure.location(), [], failure.message
 
 

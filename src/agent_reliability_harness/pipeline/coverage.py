@@ -211,15 +211,6 @@ def coverage_value(state: CoverageAccumulator) -> dict[str, object]:
     return value
 
 
-def tool_coverage(sections: Sequence[Section]) -> tuple[bool, float | None]:
-    """(whether the run has a coverage section, its share of allowed tools called)."""
-    for section in sections:
-        if section.key == KEY and isinstance(section.value, dict):
-            share = section.value.get("tool_coverage")
-            return True, share if isinstance(share, int | float) else None
-    return False, None
-
-
 def coverage_spec(policies: Sequence[Policy]) -> SectionSpec:
     factory = functools.partial(CoverageAccumulator, coverage_targets(policies))
     return SectionSpec(KEY, factory, summarise=summarise)

@@ -56,6 +56,29 @@ class Fold:
         return InputFailure(self.failure.source_path, message, line=self.failure.line)
 
 
+class Folder:
+    """Folds a stream of failures in input order: `push` each, then `close`."""
+
+    def __init__(self) -> None:
+        self.fold: Fold | None = None
+
+    def push(self, failure: InputFailure) -> list[InputFailure]:
+        """The failures that come out once `failure` is seen (none while it is folded)."""
+        if self.fold is not None and self.fold.takes(failure):
+            return []
+        out = [] if self.fold is None else [self.fold.closed()]
+        key = fold_key(failure)
+        self.fold = None if key is None else Fold(failure, key)
+        if self.fold is None:
+            out.append(failure)
+        return out
+
+    def close(self) -> list[InputFailure]:
+        """The failure still being folded, closed (none when there is none)."""
+        fold, self.fold = self.fold, None
+        return [] if fold is None else [fold.closed()]
+
+
 class PartialFolder:
     """Folds the failures of partials in input order. The failure being folded leaves its
     partial and goes, with its count, into the partial where the fold closes (before the
@@ -64,22 +87,12 @@ class PartialFolder:
     (so whichever executor made them), and at most one partial waits."""
 
     def __init__(self) -> None:
-        self.fold: Fold | None = None
+        self.folder = Folder()
         self.held: Any = None
 
     def add(self, partial: Any) -> list[Any]:
         """Fold `partial`'s failures in place; the partials that may go to the sinks now."""
-        kept: list[InputFailure] = []
-        for failure in partial.failures:
-            if self.fold is not None and self.fold.takes(failure):
-                continue
-            if self.fold is not None:
-                kept.append(self.fold.closed())
-            key = fold_key(failure)
-            self.fold = None if key is None else Fold(failure, key)
-            if self.fold is None:
-                kept.append(failure)
-        partial.failures = kept
+        partial.failures = [kept for f in partial.failures for kept in self.folder.push(f)]
         released = [] if self.held is None else [self.held]
         self.held = partial
         return released
@@ -88,8 +101,6 @@ class PartialFolder:
         """The last partial, with the fold still open closed into it."""
         if self.held is None:
             return []
-        if self.fold is not None:
-            self.held.failures.append(self.fold.closed())
-            self.fold = None
+        self.held.failures.extend(self.folder.close())
         released, self.held = [self.held], None
         return released

@@ -6,20 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..compare.coverage import coverage_of
 from ..models.report import Section
 from ._escape import md_code
 
-KEY = "coverage"
 MAX_MARKDOWN_TOOLS = 50  # rows listed (never-called tools first); the rest are counted
 MAX_RULES_SHOWN = 3
 MAX_NEVER_SHOWN = 5
-
-
-def coverage_of(sections: Iterable[Section]) -> Mapping[str, Any] | None:
-    for section in sections:
-        if section.key == KEY and isinstance(section.value, Mapping):
-            return section.value
-    return None
 
 
 def _share(value: Any) -> str:
