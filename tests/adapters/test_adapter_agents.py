@@ -5,6 +5,7 @@ agents gains neither field."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,9 @@ from agent_reliability_harness.adapters._agents import SpanTree, owned
 from agent_reliability_harness.models.trace import parse_trace
 
 HERE = Path(__file__).resolve().parent
-REAL_RUNS = HERE.parents[2] / "shared" / "real-runs"  # ../shared/real-runs of the repo
+# ../shared/real-runs of the repo; ARH_REAL_RUNS names it for a checkout that is not
+# beside shared/ (a worktree), as the other real-run tests read it.
+REAL_RUNS = Path(os.environ.get("ARH_REAL_RUNS") or HERE.parents[2] / "shared" / "real-runs")
 
 
 def steps_of(relative: str, fmt: str) -> list[tuple[Any, ...]]:

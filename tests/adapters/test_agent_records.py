@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from agent_reliability_harness.adapters import to_canonical
+from agent_reliability_harness.adapters import _smolagents_text, to_canonical
 from agent_reliability_harness.errors import AdapterError
 
 HERE = Path(__file__).resolve().parent
@@ -98,6 +98,22 @@ _RETRY = (
     "\nNow let's retry: take care not to repeat previous errors! If you have retried"
     " several times, try a completely different approach.\n"
 )
+
+
+def test_smolagents_failed_call_arguments_are_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The arguments of "Error executing tool" are the dict up to its closing brace, read
+    once: "}: " inside its strings never makes each prefix a literal to try (a code
+    argument full of them took tens of seconds)."""
+    read: list[str] = []
+    literal = _smolagents_text.literal
+    monkeypatch.setattr(
+        _smolagents_text, "literal", lambda text: read.append(text) or literal(text)
+    )
+    code = "".join(f"print(f'{{k{n}}}: {{v}}')\n" for n in range(500))
+    error = f"Error executing tool 'python_interpreter' with arguments {{'code': {code!r}}}: "
+    found = _smolagents_text.failed_call(error + "SyntaxError: can't parse it")
+    assert found == ("python_interpreter", {"code": code})
+    assert len(read) == 1
 
 
 def test_browser_use_history() -> None:

@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import cli_gemini_stream as cgs
 import make_cli_fixtures as mk
 import make_sdk_fixtures as gen
+import pytest
 
 from agent_reliability_harness.adapters import BY_NAME, convert_session, to_canonical
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
+from agent_reliability_harness.errors import AdapterError
 
 HERE = Path(__file__).resolve().parent
 FIX = HERE / "fixtures"
@@ -203,6 +206,34 @@ def test_autogen_team_state_reads_the_thread_once() -> None:
     (alone,) = traces("autogen/agent-state.json")
     assert alone["steps"][0]["status"] == "error"
     assert alone["steps"][0]["metadata"]["reasoning"] == ["Use the shell."]
+
+
+def test_autogen_malformed_state_or_summary_is_an_input_error() -> None:
+    """Bad shapes in a saved state or a tool call summary: one AdapterError naming where,
+    never another exception (a traceback)."""
+    state = json.loads((FIX / "autogen" / "team-state.json").read_text("utf-8"))
+    manager = state["agent_states"]["RoundRobinGroupChatManager"]
+    for where, bad in (
+        ("$.agent_states.RoundRobinGroupChatManager.message_thread", 7),
+        ("$.agent_states.poet", None),  # read alone: no thread holds its run
+    ):
+        value = json.loads(json.dumps(state))
+        if bad is None:
+            del value["agent_states"]["RoundRobinGroupChatManager"]
+            value["agent_states"]["poet"] = ["not", "a", "state"]
+        else:
+            value["agent_states"]["RoundRobinGroupChatManager"] = {**manager, "message_thread": 7}
+        with pytest.raises(AdapterError, match=re.escape(where)):
+            to_canonical(value, "autogen", "run")
+    summary = {
+        "type": "ToolCallSummaryMessage",
+        "source": "agent",
+        "content": "done",
+        "tool_calls": [{"id": {"not": "an id"}, "name": "f", "arguments": "{}"}],
+        "results": [],
+    }
+    with pytest.raises(AdapterError, match=re.escape("$[0].tool_calls[0].id: expected a string")):
+        to_canonical([summary], "autogen", "run")
 
 
 def test_an_ill_fitting_explicit_format_is_one_clear_error() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import TraceBuilder, obj, opt_obj, opt_str
+from ._common import TraceBuilder, obj, opt_list, opt_obj, opt_str
 
 
 def _text(content: Any) -> str:
@@ -24,7 +24,7 @@ def read_context(b: TraceBuilder, state: dict[str, Any], at: str, agent: str | N
         b.note(at, "agent state without a model context", state)
         return
     b.mark(at)
-    for index, raw in enumerate(context.get("messages") or []):
+    for index, raw in enumerate(opt_list(context, "messages", f"{at}.llm_context")):
         where = f"{at}.llm_context.messages[{index}]"
         _message(b, obj(raw, where), where, agent)
 

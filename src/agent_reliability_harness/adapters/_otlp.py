@@ -162,14 +162,11 @@ def agent_tree(
 ) -> SpanTree:
     """The span tree of a trace and its agent spans (`agent(span, attributes)` names the
     agent a span runs, or gives None for a span that is not an agent span)."""
-    tree = SpanTree()
-    for _, span, attrs, _ in timed:
-        own = own_id(span)
-        if own is None:
-            continue
-        parent = parent_id(span)
-        tree.parents[own] = parent if isinstance(parent, str) else None
-        name = agent(span, attrs)
-        if name is not None:
-            tree.agents[own] = name
-    return tree
+    return SpanTree.of(
+        [(own_id(span), _parent(span), agent(span, attrs)) for _, span, attrs, _ in timed]
+    )
+
+
+def _parent(span: dict[str, Any]) -> str | None:
+    parent = parent_id(span)
+    return parent if isinstance(parent, str) else None

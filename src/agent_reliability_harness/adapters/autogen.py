@@ -22,7 +22,7 @@ import json
 from typing import Any
 
 from ._autogen_context import read_context
-from ._common import TraceBuilder, fail, obj, opt_count, opt_obj, opt_str
+from ._common import TraceBuilder, fail, obj, opt_count, opt_list, opt_obj, opt_str
 from .base import Adapter
 
 NAME = "autogen"
@@ -176,7 +176,7 @@ class _Run:
         b = self.b
         calls = message.get("tool_calls")
         ids = (
-            {c.get("id") for c in calls if isinstance(c, dict)}
+            {_call_id(c.get("id")) for c in calls if isinstance(c, dict)}
             if isinstance(calls, list)
             else set()
         )
@@ -217,6 +217,11 @@ class _Run:
         return self.b.build()
 
 
+def _call_id(value: Any) -> str | None:
+    """A call id that can name a step (None for any other value: it names none)."""
+    return value if isinstance(value, str) else None
+
+
 def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
@@ -247,7 +252,7 @@ def _team(run: _Run, state: dict[str, Any]) -> None:
         at = f"$.agent_states.{name}"
         run.b.metadata["team_manager"] = name
         run.b.mark(at)
-        _messages(run, obj(manager, at).get("message_thread") or [], f"{at}.message_thread")
+        _messages(run, opt_list(obj(manager, at), "message_thread", at), f"{at}.message_thread")
     for name, agent in agents.items():
         if (name, agent) in threads:
             continue
@@ -255,7 +260,7 @@ def _team(run: _Run, state: dict[str, Any]) -> None:
         if threads:
             run.b.skip(at, "agent state (its model context repeats the team's thread)")
         else:
-            inner = agent.get("agent_state") if isinstance(agent, dict) else None
+            inner = obj(agent, at).get("agent_state")
             read_context(run.b, inner if isinstance(inner, dict) else agent, at, name)
 
 

@@ -59,7 +59,7 @@ def _sample(spec: dict[str, Any], sample: dict[str, Any], at: str) -> dict[str, 
     messages = opt_list(sample, "messages", at)
     events, events_at = _events(sample, at)
     direct = _direct(messages, events)
-    usage = {} if direct else _usage_by_message(sample, at)
+    usage = {} if direct else _usage_by_message(events, events_at)
     # Messages are matched to model calls by id where the log has ids (an assistant
     # message in the sample's input came from no call), else in order.
     by_id = any(isinstance(k, str) for k in usage)
@@ -117,28 +117,29 @@ def _resolve(value: Any, attachments: Any) -> Any:
     return value
 
 
-def _usage_by_message(sample: dict[str, Any], at: str) -> dict[Any, dict[str, Any]]:
+def _usage_by_message(events: list[Any], where: str) -> dict[Any, dict[str, Any]]:
     """Each model call's output (usage, time) from the transcript's model events, keyed by
     the id of the message it produced, and by turn number (for messages without ids)."""
     found: dict[Any, dict[str, Any]] = {}
     turn = 0
-    events, where = _events(sample, at)
     for index, event in enumerate(events):
         if not isinstance(event, dict) or event.get("event") != "model":
             continue
         output = event.get("output") if isinstance(event.get("output"), dict) else {}
-        choices = output.get("choices") if isinstance(output, dict) else None
-        message = (
-            choices[0].get("message")
-            if isinstance(choices, list) and choices and isinstance(choices[0], dict)
-            else None
-        )
+        message = _first_message(output)
         entry = {"output": output, "at": f"{where}[{index}]"}
         if isinstance(message, dict) and isinstance(message.get("id"), str):
             found[message["id"]] = entry
         found[turn] = entry
         turn += 1
     return found
+
+
+def _first_message(output: Any) -> Any:
+    """The message of a model event's first choice (anything: the caller checks)."""
+    choices = output.get("choices") if isinstance(output, dict) else None
+    first = choices[0] if isinstance(choices, list) and choices else None
+    return first.get("message") if isinstance(first, dict) else None
 
 
 def _direct(messages: list[Any], events: list[Any]) -> bool:
@@ -160,9 +161,7 @@ def _event_steps(b: TraceBuilder, events: list[Any], where: str) -> None:
         kind = event.get("event") if isinstance(event, dict) else None
         if kind == "model":
             output = opt_obj(event, "output", at) or {}
-            choices = output.get("choices")
-            first = choices[0] if isinstance(choices, list) and choices else None
-            message = first.get("message") if isinstance(first, dict) else None
+            message = _first_message(output)
             if isinstance(message, dict):
                 entry = {"output": output, "at": at}
                 _assistant(b, message, f"{at}.output.choices[0].message", entry)

@@ -49,7 +49,9 @@ def convert(value: Any, name_hint: str) -> list[Any]:
         _agent(b, value, "")
         return [b.build()]
     agents = [(n, obj(a, f"agents[{n}]")) for n, a in enumerate(value["agents"])]
-    talking = [(n, a) for n, a in agents if a.get("messages")] or agents
+    talking = [(n, a) for n, a in agents if a.get("messages")]
+    silent = [n for n, a in agents if talking and not a.get("messages")]
+    talking = talking or agents
     many = len(talking) > 1
     traces: list[Any] = []
     for number, (n, agent) in enumerate(talking, start=1):
@@ -58,9 +60,8 @@ def convert(value: Any, name_hint: str) -> list[Any]:
             for key in ("blocks", "tools", "groups", "files", "sources", "mcp_servers", "skills"):
                 if value.get(key):
                     b.skip(key, _STATE)
-            for m, other in agents:
-                if other not in (a for _, a in talking):
-                    b.skip(f"agents[{m}]", "agent without messages")
+            for m in silent:
+                b.skip(f"agents[{m}]", "agent without messages")
         _groups(b, value, agent)
         _agent(b, agent, f"agents[{n}]")
         traces.append(b.build())
