@@ -16,7 +16,7 @@ import pytest
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.models.policy import load_policy
-from agent_reliability_harness.models.policy.jsonschema import arguments
+from agent_reliability_harness.models.policy.jsonschema import MAX_SCHEMAS, arguments
 from agent_reliability_harness.models.policy.tooldefs import parse_tool_defs
 from helpers import make_trace, response, tool_call
 
@@ -316,4 +316,23 @@ def test_a_recursive_schema_is_expanded_once_along_each_path() -> None:
         f'optional_arguments.{name}.properties.any.items: $ref "#/$defs/Filter" not resolved '
         "(remote, missing or recursive)"
         for name in ("also", "where")
+    ]
+
+
+def test_shared_references_expand_to_a_bounded_number_of_schemas() -> None:
+    # No recursion, but each definition refers to the next twice: 2**25 schemas inlined.
+    defs = {
+        f"D{n}": {
+            "type": "object",
+            "properties": {"a": {"$ref": f"#/$defs/D{n + 1}"}, "b": {"$ref": f"#/$defs/D{n + 1}"}},
+        }
+        for n in range(25)
+    }
+    defs["D25"] = {"type": "string"}
+    args = arguments({"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/D0"}}})
+    assert args.optional["x"]["type"] == "object"
+    assert args.untranslated == [
+        "optional_arguments.x"
+        + "".join(f".properties.{side}" for side in "aaaaaaaaaaaabaabbbaa")
+        + f": more than {MAX_SCHEMAS} schemas; this one and the rest not checked"
     ]

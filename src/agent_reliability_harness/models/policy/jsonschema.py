@@ -36,6 +36,9 @@ MAX_DEPTH = 30  # nested items/properties (the policy allows 32)
 # again is recursive, so a recursive schema is expanded once along each path.
 Refs = tuple[str, ...]
 _ROOT: Refs = ("#",)
+# Schemas translated per tool at most: `$ref`s shared without recursion (D0 refers to D1
+# twice, D1 to D2 twice, ...) expand to 2**depth schemas.
+MAX_SCHEMAS = 10_000
 
 
 def _show(value: Any) -> str:
@@ -49,6 +52,7 @@ class Translation:
 
     root: Any
     untranslated: list[str] = field(default_factory=list)
+    schemas: int = 0  # translated so far (MAX_SCHEMAS)
 
     def note(self, path: str, what: str) -> None:
         self.untranslated.append(f"{path}: {what}")
@@ -184,6 +188,11 @@ def arg_spec(
         return {}
     if depth >= MAX_DEPTH:
         out.note(path, f"nested deeper than {MAX_DEPTH} levels; not checked below")
+        return {}
+    out.schemas += 1
+    if out.schemas > MAX_SCHEMAS:
+        if out.schemas == MAX_SCHEMAS + 1:
+            out.note(path, f"more than {MAX_SCHEMAS} schemas; this one and the rest not checked")
         return {}
     spec: dict[str, Any] = {}
     kind = _type(schema, path, out)
