@@ -106,3 +106,49 @@ def test_a_real_mcp_session_passes_its_recorded_definitions_and_a_drift_is_caugh
     found = _validate(tmp_path, RECORDED, drifted)["findings"]
     recorded = [f["message"] for f in found if f["rule_id"] == "ARH-SCH-015"]
     assert len(recorded) == 2  # a string for a number, b missing
+
+
+def _declaring(trace_id: str, properties: dict[str, Any]) -> dict[str, Any]:
+    tools = [
+        {
+            "name": "t",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "p": {"type": "object", "properties": properties, "required": list(properties)}
+                },
+            },
+        }
+    ]
+    return {"schema_version": "1.2", "trace_id": trace_id, "agent_name": "a", "workflow": "w",
+            "metadata": {"declared_tools": tools},
+            "steps": [{"step_id": "s1", "type": "tool_call", "tool_name": "t",
+                       "arguments": {"p": {"a": 1, "b": 2}}}]}  # fmt: skip
+
+
+def test_definitions_compiled_once_per_evaluator_and_reports_unchanged() -> None:
+    from agent_reliability_harness.engine import Evaluator  # noqa: PLC0415
+    from agent_reliability_harness.models import Policy  # noqa: PLC0415
+    from agent_reliability_harness.models.trace import parse_trace  # noqa: PLC0415
+    from agent_reliability_harness.render.json_ import dumps  # noqa: PLC0415
+    from agent_reliability_harness.rules import recorded  # noqa: PLC0415
+
+    string = {"type": "string"}
+    ab = parse_trace(_declaring("ab", {"a": string, "b": string}))
+    ba = parse_trace(_declaring("ba", {"b": string, "a": string}))  # another document
+    alone = [dumps(Evaluator(Policy.from_dict(RECORDED)).evaluate(t).to_dict()) for t in (ab, ba)]
+    evaluator = Evaluator(Policy.from_dict(RECORDED))
+    compiled = []
+    real = recorded._compiled
+
+    def counting(declared: list[Any]) -> dict[str, Any]:
+        compiled.append(declared)
+        return real(declared)
+
+    recorded._compiled = counting  # type: ignore[assignment]
+    try:
+        together = [dumps(evaluator.evaluate(t).to_dict()) for t in (ab, ba, ab, ba)]
+    finally:
+        recorded._compiled = real  # type: ignore[assignment]
+    assert together == alone * 2
+    assert len(compiled) == 2  # each list once; the same list again is not compiled again

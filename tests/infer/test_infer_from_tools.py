@@ -16,7 +16,7 @@ import pytest
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.models.policy import load_policy
-from agent_reliability_harness.models.policy.jsonschema import arguments
+from agent_reliability_harness.models.policy.jsonschema import MAX_SCHEMAS, arguments
 from agent_reliability_harness.models.policy.tooldefs import parse_tool_defs
 from helpers import make_trace, response, tool_call
 
@@ -275,3 +275,64 @@ def test_a_real_mcp_servers_tools_list_gives_a_policy_its_session_passes(tmp_pat
     assert len(json.loads(out.read_text())["allowed_tools"]) == len(listed["result"]["tools"])
     code, _, _ = cli(["validate", "--policy", str(out), str(REAL_MCP), "--quiet"])
     assert code == 0
+
+
+def test_a_recursive_schema_is_expanded_once_along_each_path() -> None:
+    # A tree whose children are trees: each `$ref` to a schema being expanded above it is
+    # recursive (listed, read as {}), so the work stays linear in the schema; it was
+    # expanded to MAX_DEPTH levels along every branch (2**30 nodes for two children).
+    node = {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "left": {"$ref": "#"}, "right": {"$ref": "#"}},
+        "required": ["id"],
+    }
+    args = arguments(node)
+    assert args.required == {"id": {"type": "string"}}
+    assert args.optional == {"left": {}, "right": {}}
+    assert args.untranslated == [
+        f'optional_arguments.{side}: $ref "#" not resolved (remote, missing or recursive)'
+        for side in ("left", "right")
+    ]
+    schema = {
+        "type": "object",
+        "$defs": {
+            "Filter": {
+                "type": "object",
+                "properties": {
+                    "field": {"type": "string"},
+                    "any": {"items": {"$ref": "#/$defs/Filter"}, "type": "array"},
+                },
+            }
+        },
+        "properties": {"where": {"$ref": "#/$defs/Filter"}, "also": {"$ref": "#/$defs/Filter"}},
+    }
+    args = arguments(schema)
+    filter_spec = {
+        "type": "object",
+        "properties": {"field": {"type": "string"}, "any": {"type": "array"}},
+    }
+    assert args.optional == {"also": filter_spec, "where": filter_spec}
+    assert args.untranslated == [
+        f'optional_arguments.{name}.properties.any.items: $ref "#/$defs/Filter" not resolved '
+        "(remote, missing or recursive)"
+        for name in ("also", "where")
+    ]
+
+
+def test_shared_references_expand_to_a_bounded_number_of_schemas() -> None:
+    # No recursion, but each definition refers to the next twice: 2**25 schemas inlined.
+    defs = {
+        f"D{n}": {
+            "type": "object",
+            "properties": {"a": {"$ref": f"#/$defs/D{n + 1}"}, "b": {"$ref": f"#/$defs/D{n + 1}"}},
+        }
+        for n in range(25)
+    }
+    defs["D25"] = {"type": "string"}
+    args = arguments({"type": "object", "$defs": defs, "properties": {"x": {"$ref": "#/$defs/D0"}}})
+    assert args.optional["x"]["type"] == "object"
+    assert args.untranslated == [
+        "optional_arguments.x"
+        + "".join(f".properties.{side}" for side in "aaaaaaaaaaaabaabbbaa")
+        + f": more than {MAX_SCHEMAS} schemas; this one and the rest not checked"
+    ]

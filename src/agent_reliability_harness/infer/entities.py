@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from ..models.common import Status
 from ..models.trace import Step
-from ..rules.outputs import decoded, identity
+from ..rules.outputs import identity
 
 MAX_DEPTH = 4
 MAX_LEAVES = 256
@@ -119,52 +119,55 @@ class EntityStats:
 
     tools: dict[str, CallSets] = field(default_factory=dict)
 
-    def add_run(self, calls: Iterable[Step]) -> None:
+    def add_run(self, calls: Iterable[tuple[Step, Any]]) -> None:
+        """One good run's named tool calls, in order, each with its decoded output
+        (outputs.decoded; None when it has none). Each call's argument values are walked
+        once, for its own lookups and for the index of the calls after it."""
         index: dict[Any, set[tuple[str, str]]] = {}  # identity -> (R, path)
         latest: dict[str, dict[Any, set[str]]] = {}  # R -> identity -> paths, its latest call
-        for step in calls:
+        for step, output in calls:
             name = step.tool_name
             if name is None:
                 continue
             record = self.tools.setdefault(name, CallSets())
+            ok = step.status is not Status.ERROR
+            if not (ok or record.alive):
+                continue
+            # An argument named `output` reads as the output in `same`: its values are left out.
+            values = [(p, v) for p, v in leaves(step.arguments or {}) if not p.startswith(OUTPUT)]
             if record.alive:
-                self._call(name, step.arguments or {}, record, index, latest)
-            if step.status is not Status.ERROR:
-                self._index(name, step, index, latest)
+                self._call(name, values, record, index, latest)
+            if ok:
+                self._index(name, values, output, index, latest)
 
     @staticmethod
     def _call(
         name: str,
-        arguments: dict[str, Any],
+        arguments: list[tuple[str, Any]],
         record: CallSets,
         index: dict[Any, set[tuple[str, str]]],
         latest: dict[str, dict[Any, set[str]]],
     ) -> None:
         single: set[Entry] = set()
         last: set[Entry] = set()
-        values: dict[str, Any] = {}
-        for path, value in leaves(arguments):
-            if path.startswith(OUTPUT):
-                continue  # an argument named `output` reads as the output in `same`
-            values[path] = value
+        for path, value in arguments:
             for tool, where in index.get(value, ()):
                 if tool == name:
                     continue
                 single.add((path, tool, where))
                 if where in latest[tool].get(value, ()):
                     last.add((path, tool, where))
-        record.meet(single, last, values)
+        record.meet(single, last, dict(arguments))
 
     @staticmethod
     def _index(
         name: str,
-        step: Step,
+        arguments: list[tuple[str, Any]],
+        output: Any,
         index: dict[Any, set[tuple[str, str]]],
         latest: dict[str, dict[Any, set[str]]],
     ) -> None:
-        found = [(p, v) for p, v in leaves(step.arguments or {}) if not p.startswith(OUTPUT)]
-        if step.output is not None:
-            found += leaves(decoded(step.output), OUTPUT)
+        found = arguments if output is None else arguments + leaves(output, OUTPUT)
         mine: dict[Any, set[str]] = {}
         for path, value in found:
             index.setdefault(value, set()).add((name, path))

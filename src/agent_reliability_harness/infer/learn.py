@@ -15,7 +15,7 @@ from typing import Any
 
 from ..models.common import Status
 from ..models.report import TraceReport
-from ..models.trace import Trace
+from ..models.trace import Step, Trace
 from ..rules.outputs import decoded
 from .agents import AgentStats
 from .entities import EntityStats
@@ -174,6 +174,7 @@ class RunStats:
         repeated: set[str] = set()
         present: set[tuple[str, str]] = set()
         considered: list[tuple[str, str]] = []
+        calls: list[tuple[Step, Any]] = []  # named calls, decoded outputs (entities.py)
         slowest: int | float | None = None
         for index, step in enumerate(trace.steps):
             if step.latency_ms is not None and (slowest is None or step.latency_ms > slowest):
@@ -192,15 +193,18 @@ class RunStats:
                 repeated.add(name)
             seen.add(identity)
             tool = self.tools.setdefault(name, ToolStats())
+            output = None
             if step.status is Status.OK:
                 considered.append(identity)
                 if step.output is not None:
-                    tool.output.add(decoded(step.output))
+                    output = decoded(step.output)
+                    tool.output.add(output)
+            calls.append((step, output))
             for arg, value in arguments.items():
                 tool.args.setdefault(arg, ArgStats()).add(value)
                 present.add((name, arg))
         self._tally(counts, repeated, present)
-        self.entities.add_run(step for step in trace.steps if step.is_tool_call)
+        self.entities.add_run(calls)
         self.agents.add(trace)
         self._order(first)
         self._totals(trace, report, slowest)

@@ -36,15 +36,13 @@ from .base import (
     rule,
 )
 from .facts import TraceFacts
-from .plugins import enabled_rules
+from .plugins import enabled_rules, rule_order
 
 
 def all_rules(plugins: Iterable[str] = ()) -> tuple[Rule, ...]:
     """Every built-in rule and those of the named plugins (imported the first time;
     PolicyError when one cannot be used), in the contract's category order, then by ID."""
-    order = {category: position for position, category in enumerate(Category)}
-    rules = [*REGISTRY.values(), *enabled_rules(plugins)]
-    return tuple(sorted(rules, key=lambda r: (order[r.category], r.rule_id)))
+    return tuple(sorted([*REGISTRY.values(), *enabled_rules(plugins)], key=rule_order))
 
 
 def get_rule(rule_id: str) -> Rule:

@@ -26,9 +26,12 @@ ENTRY_POINT_GROUP = "arh.rules"
 _LOADED: dict[str, tuple[Rule, ...]] = {}
 
 
+_CATEGORY_ORDER = {category: position for position, category in enumerate(Category)}
+
+
 def rule_order(rule: Rule) -> tuple[int, str]:
     """Rules are listed in the contract's category order, then by ID."""
-    return list(Category).index(rule.category), rule.rule_id
+    return _CATEGORY_ORDER[rule.category], rule.rule_id
 
 
 def installed_plugins() -> tuple[EntryPoint, ...]:
@@ -142,12 +145,13 @@ def _forget(before: set[str]) -> None:
         del PLUGIN_RULES[rule_id]
 
 
-def enabled_rules(plugins: Iterable[str]) -> tuple[Rule, ...]:
-    """The rules of the named plugins (each imported once), in report order."""
+def enabled_rules(plugins: Iterable[str]) -> list[Rule]:
+    """The rules of the named plugins (each imported once), each once (rules.all_rules
+    puts them in report order)."""
     found: dict[str, Rule] = {}
     for name in plugins:
         found.update((r.rule_id, r) for r in plugin_rules(name))
-    return tuple(sorted(found.values(), key=rule_order))
+    return list(found.values())
 
 
 def check_plugins(loaded: LoadedPolicy) -> None:

@@ -8,6 +8,7 @@ it called becomes a finding per broken part, naming the argument path."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..errors import PolicyError
@@ -23,14 +24,37 @@ from .base import Counts, Hit, RuleContext, RuleResult, RuleState, rule
 from .contracts import passes
 
 DECLARED_TOOLS = "declared_tools"
+# Per Evaluator: the compiled definitions of the `declared_tools` lists seen (the traces
+# of one agent record the same tools), at most MAX_CACHED, by their JSON text as written:
+# key order kept (it orders the hits), NaN not written as null, so equal texts are equal
+# documents as a trace decodes them (string keys, lists).
+Cache = dict[str, dict[str, ArgCheck]]
+MAX_CACHED = 64
+_text = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-def recorded_checks(trace: Trace | None) -> dict[str, ArgCheck]:
+def recorded_checks(trace: Trace | None, cache: Cache | None = None) -> dict[str, ArgCheck]:
     """Tool name -> the compiled contract of its recorded definition ({} when the trace
-    recorded none). A definition the policy vocabulary cannot hold is left out."""
+    recorded none). A definition the policy vocabulary cannot hold is left out. With a
+    `cache`, a list of definitions compiled before is not compiled again."""
     declared = None if trace is None else trace.metadata.get(DECLARED_TOOLS)
     if not isinstance(declared, list) or not declared:
         return {}
+    if cache is None:
+        return _compiled(declared)
+    try:
+        key = _text(declared)
+    except (TypeError, ValueError, RecursionError):  # not a JSON document
+        return _compiled(declared)
+    checks = cache.get(key)
+    if checks is None:
+        if len(cache) >= MAX_CACHED:
+            cache.clear()
+        checks = cache[key] = _compiled(declared)
+    return checks
+
+
+def _compiled(declared: list[Any]) -> dict[str, ArgCheck]:
     checks: dict[str, ArgCheck] = {}
     for tool in parse_tool_defs(declared, "").tools:
         args = arguments(tool.parameters)
@@ -47,6 +71,10 @@ def recorded_checks(trace: Trace | None) -> dict[str, ArgCheck]:
     return checks
 
 
+def _new_cache(_: Policy) -> Cache:
+    return {}
+
+
 @rule(
     "ARH-SCH-015",
     Category.SCHEMA,
@@ -57,6 +85,7 @@ def recorded_checks(trace: Trace | None) -> dict[str, ArgCheck]:
     applies=lambda p: p.tool_contracts == "recorded",
     since="1.2",
     counts=Counts.PER_CALL,
+    compile=_new_cache,
 )
 class RecordedContract(RuleState):
     """One check per call of a tool with a recorded definition; a hit per broken part.
@@ -65,7 +94,7 @@ class RecordedContract(RuleState):
 
     __slots__ = ("pending",)
 
-    def __init__(self, compiled: Policy) -> None:
+    def __init__(self, compiled: Cache) -> None:
         super().__init__(compiled)
         self.pending: list[tuple[int, Step]] = []
 
@@ -74,11 +103,11 @@ class RecordedContract(RuleState):
         if ctx.trace is None:
             self.pending += calls
             return
-        self._check(recorded_checks(ctx.trace), calls)
+        self._check(recorded_checks(ctx.trace, self.compiled), calls)
 
     def finish(self, ctx: RuleContext) -> RuleResult:
         if self.pending:
-            self._check(recorded_checks(ctx.trace), self.pending)
+            self._check(recorded_checks(ctx.trace, self.compiled), self.pending)
             self.pending = []
         return self.result
 

@@ -32,6 +32,13 @@ _HANDLED = frozenset(
     }
 )  # fmt: skip
 MAX_DEPTH = 30  # nested items/properties (the policy allows 32)
+# The `$ref`s being expanded above a schema (the document itself is "#"): one of them met
+# again is recursive, so a recursive schema is expanded once along each path.
+Refs = tuple[str, ...]
+_ROOT: Refs = ("#",)
+# Schemas translated per tool at most: `$ref`s shared without recursion (D0 refers to D1
+# twice, D1 to D2 twice, ...) expand to 2**depth schemas.
+MAX_SCHEMAS = 10_000
 
 
 def _show(value: Any) -> str:
@@ -45,24 +52,25 @@ class Translation:
 
     root: Any
     untranslated: list[str] = field(default_factory=list)
+    schemas: int = 0  # translated so far (MAX_SCHEMAS)
 
     def note(self, path: str, what: str) -> None:
         self.untranslated.append(f"{path}: {what}")
 
-    def resolve(self, schema: Any, path: str, seen: tuple[str, ...] = ()) -> Any:
+    def resolve(self, schema: Any, path: str, seen: Refs) -> tuple[Any, Refs]:
         """`schema` with a local `$ref` (`#/...`) replaced by its target (sibling keywords
-        kept); a remote, missing or recursive reference is listed and reads as `{}`."""
+        kept), and `seen` (the references being expanded above it) with those it followed;
+        a remote, missing or recursive (in `seen`) reference is listed and reads as `{}`."""
         if not isinstance(schema, dict) or "$ref" not in schema:
-            return schema
+            return schema, seen
         ref = schema["$ref"]
         target = self._target(ref) if isinstance(ref, str) and ref not in seen else None
         siblings = {k: v for k, v in schema.items() if k != "$ref"}
         if not isinstance(target, dict):
             self.note(path, f"$ref {_show(ref)} not resolved (remote, missing or recursive)")
-            return siblings
-        merged = dict(self.resolve(target, path, (*seen, ref)))
-        merged.update(siblings)
-        return merged
+            return siblings, seen
+        resolved, seen = self.resolve(target, path, (*seen, ref))
+        return {**resolved, **siblings}, seen
 
     def _target(self, ref: str) -> Any:
         if not ref.startswith("#"):
@@ -168,9 +176,11 @@ def _enum(schema: dict[str, Any], path: str, out: Translation, spec: dict[str, A
         out.note(path, f"enum {_show(schema['enum'])} not checked (not a list)")
 
 
-def arg_spec(schema: Any, path: str, out: Translation, depth: int = 0) -> dict[str, Any]:
+def arg_spec(
+    schema: Any, path: str, out: Translation, depth: int = 0, refs: Refs = _ROOT
+) -> dict[str, Any]:
     """One argument's spec from its JSON Schema (`{}` when nothing is checked)."""
-    schema = out.resolve(schema, path)
+    schema, refs = out.resolve(schema, path, refs)
     if schema is True or schema == {}:
         return {}
     if not isinstance(schema, dict):
@@ -178,6 +188,11 @@ def arg_spec(schema: Any, path: str, out: Translation, depth: int = 0) -> dict[s
         return {}
     if depth >= MAX_DEPTH:
         out.note(path, f"nested deeper than {MAX_DEPTH} levels; not checked below")
+        return {}
+    out.schemas += 1
+    if out.schemas > MAX_SCHEMAS:
+        if out.schemas == MAX_SCHEMAS + 1:
+            out.note(path, f"more than {MAX_SCHEMAS} schemas; this one and the rest not checked")
         return {}
     spec: dict[str, Any] = {}
     kind = _type(schema, path, out)
@@ -189,7 +204,7 @@ def arg_spec(schema: Any, path: str, out: Translation, depth: int = 0) -> dict[s
         spec["pattern"] = pattern
     _bounds(schema, kind, path, out, spec)
     _lengths(schema, kind, path, out, spec)
-    _nested(schema, path, out, spec, depth)
+    _nested(schema, path, out, spec, depth, refs=refs)
     for key, value in schema.items():
         if key not in _HANDLED and key not in ANNOTATIONS and not key.startswith("x-"):
             out.note(path, f"{key} {_show(value)} not checked")
@@ -197,11 +212,17 @@ def arg_spec(schema: Any, path: str, out: Translation, depth: int = 0) -> dict[s
 
 
 def _nested(
-    schema: dict[str, Any], path: str, out: Translation, spec: dict[str, Any], depth: int
+    schema: dict[str, Any],
+    path: str,
+    out: Translation,
+    spec: dict[str, Any],
+    depth: int,
+    *,
+    refs: Refs,
 ) -> None:
     items = schema.get("items")
     if isinstance(items, dict | bool):
-        nested = arg_spec(items, f"{path}.items", out, depth + 1)
+        nested = arg_spec(items, f"{path}.items", out, depth + 1, refs)
         if nested:
             spec["items"] = nested
     elif items is not None:
@@ -209,7 +230,7 @@ def _nested(
     properties = schema.get("properties")
     if isinstance(properties, dict):
         spec["properties"] = {
-            name: arg_spec(sub, f"{path}.properties.{name}", out, depth + 1)
+            name: arg_spec(sub, f"{path}.properties.{name}", out, depth + 1, refs)
             for name, sub in properties.items()
         }
     elif properties is not None:
@@ -239,7 +260,7 @@ def arguments(parameters: Any) -> Arguments:
     object; None or `{}` for none)."""
     out = Translation(parameters)
     result = Arguments(untranslated=out.untranslated)
-    schema = out.resolve(parameters, "arguments")
+    schema, refs = out.resolve(parameters, "arguments", _ROOT)
     if schema is None or schema == {}:
         return result
     if not isinstance(schema, dict):
@@ -261,7 +282,7 @@ def arguments(parameters: Any) -> Arguments:
             if name in required
             else (result.optional, "optional_arguments")
         )
-        group[name] = arg_spec(properties.get(name, {}), f"{key}.{name}", out)
+        group[name] = arg_spec(properties.get(name, {}), f"{key}.{name}", out, refs=refs)
     extra = schema.get("additionalProperties")
     if extra is not None and extra is not False:
         out.note(
