@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import InputError
 from ..io import decode_json
 from ._agents import owned
+from ._totals import RecordedTotals, reconcile
 from ._values import (
     Queue,
     Usage,
@@ -68,6 +69,8 @@ class TraceBuilder:
     agent: str | None = None
     parent_step_id: str | None = None
     _owners: dict[int, tuple[str | None, str | None]] = field(default_factory=dict)
+    # The file's own run totals (recorded_totals), reconciled with the steps at build.
+    totals: RecordedTotals | None = None
 
     # --- accounting -----------------------------------------------------------------
 
@@ -362,8 +365,15 @@ class TraceBuilder:
 
     # --- result ---------------------------------------------------------------------
 
+    def recorded_totals(self, totals: RecordedTotals) -> None:
+        """The run totals the file records (see _totals.py): at build the steps' sums
+        are made equal to them, or a note names both numbers."""
+        self.totals = totals
+
     def build(self) -> dict[str, Any]:
         self._flush()
+        if self.totals is not None:
+            reconcile(self.steps, self.totals, lambda at, issue, v: self.note(at, issue, v))
         agent_name = self.agent_name or self.name_hint
         adapter: dict[str, Any] = {"format": self.source, "notes": self.notes}
         adapter["mapped"] = self.mapped
