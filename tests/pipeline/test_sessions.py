@@ -1,4 +1,4 @@
-"""The Adapter hooks for session formats (adapters/base.py): a JSONL file whose first line
+"""The Adapter hooks for session formats (adapters/core/base.py): a JSONL file whose first line
 a `detect_line` claims goes whole, line by line, to that adapter's `convert_lines`, and a
 directory walk picks up every adapter's `suffixes`, on every executor. The adapter here
 is a toy that exists only to prove the hooks."""
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from agent_reliability_harness import adapters
-from agent_reliability_harness.adapters import _detect as detection
-from agent_reliability_harness.adapters.base import Adapter
+from agent_reliability_harness.adapters.core import detect as detection
+from agent_reliability_harness.adapters.core.base import Adapter
 from agent_reliability_harness.cli import main, validate_cmd
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.pipeline import executors

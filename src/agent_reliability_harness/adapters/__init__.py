@@ -1,11 +1,11 @@
 """Adapters registry: recorded formats -> canonical trace objects.
 
-ADAPTERS is ordered (adapters/_registry.py). `auto` detection asks every format's claim
-on a document once (adapters/_detect.py) and picks once: canonical traces first, then
+ADAPTERS is ordered (adapters/core/registry.py). `auto` detection asks every format's claim
+on a document once (adapters/core/detect.py) and picks once: canonical traces first, then
 the envelope formats that claim it, else the claiming format that maps clearly the most
-(adapters/_select.py); order settles equal readings, so more specific formats come
+(adapters/core/select.py); order settles equal readings, so more specific formats come
 first. A document no format claims is refused naming the format it comes closest to
-(adapters/_claims.py). See docs/adapters.md, "How a format is detected".
+(adapters/core/claims.py). See docs/adapters.md, "How a format is detected".
 """
 
 from __future__ import annotations
@@ -17,11 +17,13 @@ import msgspec
 
 from ..errors import AdapterError
 from ..io import TRACE_SUFFIXES
-from . import _detect, _select, canonical
-from ._registry import ADAPTERS, BY_NAME, ENVELOPES
-from .base import Adapter
+from .core import canonical
+from .core import detect as _detect
+from .core import select as _select
+from .core.base import Adapter
+from .core.registry import ADAPTERS, BY_NAME, ENVELOPES
 
-# Order is data (adapters/_registry.py lists the transcript formats in this order; only
+# Order is data (adapters/core/registry.py lists the transcript formats in this order; only
 # canonical traces, the common case, are read by a module imported up front).
 # Span exports (OTLP, Agents SDK) and Gemini `parts` have unique keys.
 # Anthropic precedes the Responses API because both use `type: "message"`; Cohere precedes
@@ -42,7 +44,7 @@ from .base import Adapter
 # TOOL...) with startTime. JSON-RPC 2.0 (`jsonrpc: "2.0"`) is no other format's marker.
 # Pydantic AI messages have `parts` like Gemini contents, and are recognised by what
 # Gemini never writes (`kind` request/response, `part_kind`), so they come first.
-# ADAPTERS, BY_NAME and ENVELOPES are built in adapters/_registry.py from its table.
+# ADAPTERS, BY_NAME and ENVELOPES are built in adapters/core/registry.py from its table.
 # Binary container formats: file suffix -> the reader that decodes such a file into
 # documents (the first adapter declaring a suffix owns it; otel-genai and openinference
 # share one protobuf reader). Directory walks pick up every declared suffix.
@@ -110,8 +112,8 @@ def _dataset_header(value: Any) -> bool:
 
 def _unrecognised(value: Any) -> AdapterError:
     """No format claims the document: the one it comes closest to and what it lacks of it
-    (adapters/_claims.py), or that nothing in it is any format's own."""
-    from ._claims import closest  # noqa: PLC0415 - only to refuse
+    (adapters/core/claims.py), or that nothing in it is any format's own."""
+    from .core.claims import closest  # noqa: PLC0415 - only to refuse
 
     near = closest(value)
     why = (
@@ -134,7 +136,7 @@ def to_canonical(
 
     A transcript format that cannot read the document (it maps no step, or drops most
     of it) raises AdapterError instead of returning an empty trace; `auto` keeps the
-    claiming format that maps clearly the most (see adapters._select)."""
+    claiming format that maps clearly the most (see adapters/core/select.py)."""
     value = _joined_requests(value)
     if _dataset_header(value):
         return []
@@ -229,7 +231,7 @@ _OTEL = BY_NAME["otel-genai"]
 def export_kind(value: Any) -> str | None:
     """The span-export format of a document ("otel-genai", "openai-agents") or None.
     Such exports arrive in batches (one per JSONL line) that `merge_exports` joins. The
-    claims asked are kept for the document's conversion (adapters/_detect.py)."""
+    claims asked are kept for the document's conversion (adapters/core/detect.py)."""
     return _detect.scan(value, keep=True).export_kind()
 
 
@@ -250,7 +252,7 @@ def merge_exports(kind: str, values: list[Any]) -> Any:
     if kind == CONSOLE_SPANS:
         return list(values)  # one console-exporter span per line
     if kind == _OTEL.name:
-        from ._otel_shapes import resource_spans  # noqa: PLC0415 - only for span exports
+        from .tracing._otel_shapes import resource_spans  # noqa: PLC0415 - only for span exports
 
         return {"resourceSpans": [rs for v in values for rs in resource_spans(v) or []]}
     items: list[Any] = []
