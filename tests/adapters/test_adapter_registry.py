@@ -58,7 +58,11 @@ _EAGER = {
     ".core",
     ".core.base",
     ".core.canonical",
+    ".core.claims",
     ".core.detect",
+    ".core.exports",
+    ".core.plugins",
+    ".core.read",
     ".core.registry",
     ".core.select",
 }

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...errors import AdapterError
 from ...models.common import type_name
-from .base import Adapter
+from .base import Adapter, Evidence
 
 
 def _is_trace_like(value: Any) -> bool:
@@ -59,4 +59,6 @@ ADAPTER = Adapter(
     description="canonical ARH traces (TRACE-SPEC.md): one object or an array",
     detect=detect,
     convert=convert,
+    family="core",
+    evidence=Evidence(marks=("steps", "trace_id", "agent_name", "workflow"), own=True),
 )

@@ -1,13 +1,16 @@
-"""Detection in one pass: every format's claim on a document is asked once and kept.
+"""Detection in one pass over the formats' declared evidence, built-in and plugin alike:
+every format's claim on a document is asked once and kept.
 
 A `Scan` of a document asks each format's claim at most once, in registry order: the
-gate its registry row declares (the document's shape, the keys an object needs), then,
-through an open gate only, its `detect` (and an envelope format's `detect_line`). Every
-question detection has is answered from those claims: is it a span export, a canonical
-trace, in whose envelope, which formats claim it. `scan(value, keep=True)` keeps the
-Scan, so the span-export test that runs on each JSONL line before conversion
-(pipeline/exports.py) and the conversion of that line share one pass. How a format is
-picked from the claims: docs/adapters.md ("How a format is detected").
+gate its Evidence declares (the document's shape, the keys an object needs), then,
+through an open gate only, its `detect` (its positive evidence), then its `against`
+markers (what it never writes): a document that shows one is not the format's, whatever
+`detect` said. Every question detection has is answered from those claims: is it a span
+export, a canonical trace, in whose envelope, which formats claim it, and why none does.
+`scan(value, keep=True)` keeps the Scan, so the span-export test that runs on each JSONL
+line before conversion (pipeline/exports.py) and the conversion of that line share one
+pass. How a format is picked from the claims: docs/adapters.md ("How a format is
+detected").
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Adapter
-from .registry import ADAPTERS, BY_NAME, ENVELOPES, TRANSCRIPTS
+from .claims import Seen, contradiction
+from .plugins import formats
+from .registry import BY_NAME, ENVELOPES
 
 # The export kind of spans written by the OpenTelemetry SDK's console exporter (read by
 # otel-genai): batches of this kind join into an array of spans, not into an OTLP request.
@@ -26,17 +31,12 @@ _AGENTS = BY_NAME["openai-agents"]
 _ATIF = BY_NAME["atif"]  # an ATIF trajectory has `steps` too: never a canonical trace
 _CANONICAL_KEYS = ("trace_id", "steps", "agent_name", "workflow")
 _UNSET: Any = object()
-# Each format's declared gate (adapters/core/registry.py): the only shape it claims ("": any)
-# and the top-level keys of which an object needs one (empty: none).
-_GATES: dict[str, tuple[str, frozenset[str]]] = {
-    row.name: (row.shape, frozenset(row.keys)) for row in TRANSCRIPTS
-}
 
 
 class Scan:
     """The claims of the formats on one document, each asked once (when first needed)."""
 
-    __slots__ = ("_claimed", "_envelope", "_kind", "_shape", "value")
+    __slots__ = ("_claimed", "_envelope", "_kind", "_seen", "_shape", "contradicted", "value")
 
     def __init__(self, value: Any) -> None:
         self.value = value
@@ -46,37 +46,52 @@ class Scan:
         self._claimed: dict[str, bool] = {}
         self._kind: str | None = _UNSET
         self._envelope: Adapter | None = _UNSET
+        self._seen: Seen | None = None
+        # Formats whose `detect` claimed the document but whose `against` it shows.
+        self.contradicted: dict[str, str] = {}
 
     def claims(self, adapter: Adapter) -> bool:
-        """Whether the format claims the document: its declared gate (shape, keys) is open
-        and its `detect` says so (asked once, and only through an open gate)."""
+        """Whether the format claims the document: its declared gate (shape, keys) is open,
+        its `detect` says so (asked once, and only through an open gate), and the document
+        shows nothing the format never writes."""
         found = self._claimed.get(adapter.name)
         if found is None:
-            found = self.gate_open(adapter.name) and bool(adapter.detect(self.value))
+            found = self.gate_open(adapter) and bool(adapter.detect(self.value))
+            if found and adapter.evidence.against:
+                mark = contradiction(adapter, self.seen())
+                if mark is not None:
+                    self.contradicted[adapter.name] = mark
+                    found = False
             self._claimed[adapter.name] = found
         return found
 
-    def gate_open(self, name: str) -> bool:
+    def seen(self) -> Seen:
+        """What the document shows of markers (looked at once, when first needed)."""
+        if self._seen is None:
+            self._seen = Seen(self.value)
+        return self._seen
+
+    def gate_open(self, adapter: Adapter) -> bool:
         """Whether the document passes the format's declared gate."""
-        gate = _GATES.get(name)
-        if gate is None:
-            return True
-        shape, keys = gate
-        if shape and shape != self._shape:
+        evidence = adapter.evidence
+        if evidence.shape and evidence.shape != self._shape:
             return False
-        return not keys or self._shape != "object" or not keys.isdisjoint(self.value)
+        keys = evidence.keys
+        return not keys or self._shape != "object" or any(k in self.value for k in keys)
 
     def claimants(self) -> list[Adapter]:
-        """The transcript formats that claim the document, in registry order; only the
-        envelope formats among them when one of those claims it."""
-        found = [adapter for adapter in ADAPTERS[1:] if self.claims(adapter)]
-        enveloped = [adapter for adapter in found if adapter in ENVELOPES]
-        return enveloped or found
+        """The transcript formats that claim the document, in registry order; only those
+        claiming it on their own evidence (envelopes, plugins) when any does."""
+        found = [adapter for adapter in formats()[1:] if self.claims(adapter)]
+        own = [adapter for adapter in found if adapter.evidence.own]
+        return own or found
 
     def envelope(self) -> Adapter | None:
         """The envelope format that holds the document, or one line of its session file."""
         if self._envelope is _UNSET:
-            self._envelope = next((a for a in ENVELOPES if self._enveloped(a)), None)
+            every = formats()
+            plugins = every[len(BY_NAME) :]
+            self._envelope = next((a for a in (*ENVELOPES, *plugins) if self._enveloped(a)), None)
         return self._envelope
 
     def _enveloped(self, adapter: Adapter) -> bool:
@@ -97,7 +112,7 @@ class Scan:
         return self._kind
 
     def _export_kind(self) -> str | None:
-        from ..tracing._otel_shapes import is_console_span  # noqa: PLC0415 - only off the canonical path
+        from ..tracing._otel_shapes import is_console_span  # noqa: PLC0415 - off the canonical path
 
         value = self.value
         if is_console_span(value):

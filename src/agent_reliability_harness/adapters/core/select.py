@@ -101,7 +101,7 @@ def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:
         return []
     why = found.refusal()
     if why is not None:
-        raise AdapterError(f"{_not(adapter)}: {why}")
+        raise AdapterError(f"{not_format(adapter)}: {why}")
     return _with_content(traces)
 
 
@@ -139,7 +139,7 @@ def explicit(
         return ours
     looks = names[0] if len(names) == 1 else "one of " + ", ".join(names)
     raise AdapterError(
-        f"{_not(adapter)}: no {adapter.name} marker found, and it looks like {looks}; "
+        f"{not_format(adapter)}: no {adapter.name} marker found, and it looks like {looks}; "
         f"pass --format {names[0]}"
     )
 
@@ -163,13 +163,14 @@ def _nearest(adapter: Adapter, exc: AdapterError, value: Any) -> AdapterError:
     from .claims import closest  # noqa: PLC0415 - only to refuse
 
     text = str(exc)
-    if not text.startswith(_not(adapter)):
-        text = f"{_not(adapter)}: {text}"
+    if not text.startswith(not_format(adapter)):
+        text = f"{not_format(adapter)}: {text}"
     near = closest(value)
     return AdapterError(f"{text}; {near}" if near is not None else text)
 
 
-def _not(adapter: Adapter) -> str:
+def not_format(adapter: Adapter) -> str:
+    """ "not a(n) X transcript", how a refusal under a format begins."""
     return f"not {_article(adapter.name)} {adapter.name} transcript"
 
 
@@ -182,7 +183,7 @@ def foreign(adapter: Adapter, owner: Adapter) -> AdapterError:
     """An explicit format given a document in another format's envelope (a tau-bench
     results file, a SWE-agent trajectory, a session's lines): it would half-read it."""
     return AdapterError(
-        f"{_not(adapter)}: it is {_article(owner.name)} {owner.name} document; "
+        f"{not_format(adapter)}: it is {_article(owner.name)} {owner.name} document; "
         f"pass --format {owner.name}"
     )
 
