@@ -23,7 +23,6 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from fnmatch import fnmatch
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -134,10 +133,7 @@ def unknown_sources() -> list[str]:
         for source in sorted(p for p in month.iterdir() if p.is_dir()):
             rel = source.relative_to(REAL).as_posix()
             nested = [p for p in source.iterdir() if p.is_dir() and p.name not in ("raw",)]
-            if rel == "2026-11/more":
-                candidates = [f"{rel}/{p.name}" for p in nested]
-            else:
-                candidates = [rel]
+            candidates = [f"{rel}/{p.name}" for p in nested] if rel == "2026-11/more" else [rel]
             found += [c for c in candidates if not any(k.startswith(c) for k in known)]
     return found
 
@@ -156,7 +152,7 @@ def matrix(cases: Iterator[tuple[str, Path]]) -> tuple[Counter[tuple[str, str]],
 def shown(cells: Counter[tuple[str, str]]) -> str:
     """The matrix as text: one row per expected format, one column per outcome."""
     rows = sorted({own for own, _ in cells})
-    columns = sorted({got for _, got in cells} - {REFUSED}) + [REFUSED]
+    columns = [*sorted({got for _, got in cells} - {REFUSED}), REFUSED]
     width = max(len(c) for c in [*rows, *columns, "expected \\ read as"])
     lines = ["expected \\ read as".ljust(width) + " " + " ".join(c[:8].rjust(8) for c in columns)]
     for own in rows:
