@@ -373,7 +373,7 @@ class TraceBuilder:
     def build(self) -> dict[str, Any]:
         self._flush()
         if self.totals is not None:
-            reconcile(self.steps, self.totals, lambda at, issue, v: self.note(at, issue, v))
+            reconcile(self.steps, self.totals, self.note)
         agent_name = self.agent_name or self.name_hint
         adapter: dict[str, Any] = {"format": self.source, "notes": self.notes}
         adapter["mapped"] = self.mapped

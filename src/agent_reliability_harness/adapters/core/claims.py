@@ -70,7 +70,9 @@ class Seen:
         key, tilde, pattern = mark.partition("~")
         if tilde:
             search = _compiled(pattern).search
-            return mark if any(search(text) for text in self.texts.get(key, ())) else None
+            hits = (search(text) for text in self.texts.get(key, ()))
+            hit = next((h for h in hits if h is not None), None)
+            return None if hit is None else f"{key}={hit.group(0)}"
         return next((need for need in sorted(_needs(mark)) if need in self.keys), None)
 
 

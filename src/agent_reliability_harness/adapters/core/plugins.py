@@ -1,5 +1,5 @@
-"""Format plugins (docs/plugins.md, "Your own formats"): packages that declare a format
-under the entry point group `arh.formats`, detected and read like a built-in one.
+"""Format plugins (docs/plugins.md, "Your own formats: format plugins"): packages that
+declare a format under the entry point group `arh.formats`, read like a built-in one.
 
 An entry point's name is the format's name (what `--format` takes); its value is an
 `Adapter` (`package.module:FORMAT`) with its `family` and its `evidence`. Plugins are

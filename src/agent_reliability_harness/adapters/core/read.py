@@ -150,7 +150,7 @@ def _explicit(adapter: Adapter, found: Scan, name_hint: str) -> list[Any]:
     if adapter is canonical.ADAPTER:
         return canonical.explicit(value, name_hint, lambda _: found.looks_like())
     owner = found.envelope()
-    if owner is not None and owner is not adapter:
+    if owner is not None and owner is not adapter and not _also_own(adapter, found):
         raise choose.foreign(adapter, owner)
     found.claims(adapter)
     mark = found.contradicted.get(adapter.name)
@@ -159,6 +159,12 @@ def _explicit(adapter: Adapter, found: Scan, name_hint: str) -> list[Any]:
     rivals = [a for a in formats()[1:] if a is not adapter and found.claims(a)]
     owns = found.claims(adapter) if adapter.markers is None else adapter.owns(value)
     return choose.explicit(adapter, value, name_hint, rivals, owns)
+
+
+def _also_own(adapter: Adapter, found: Scan) -> bool:
+    """The named format claims the document on its own evidence too (the user settles an
+    ambiguity with --format)."""
+    return adapter.evidence.own and found.claims(adapter)
 
 
 def checked(adapter: Adapter, traces: list[Any]) -> list[Any]:
