@@ -74,7 +74,10 @@ def test_tool_results_written_as_text_blocks_are_not_anthropic_messages() -> Non
     value = copy.deepcopy(ANTHROPIC["messages"])
     value.append({"role": "user", "content": [
         {"type": "text", "text": "[read_file for 'a.py'] Result:\nprint('hi')"}]})  # fmt: skip
-    with pytest.raises(AdapterError, match=r"it has 'text=\[read_file for 'a.py'\] Result:', which anthropic-messages"):
+    with pytest.raises(
+        AdapterError,
+        match=r"it has 'text=\[read_file for 'a.py'\] Result:', which anthropic-messages",
+    ):
         to_canonical(value)
 
 
