@@ -29,14 +29,25 @@ CONSOLE_SPANS = "otel-genai/console"
 _OTEL = BY_NAME["otel-genai"]
 _AGENTS = BY_NAME["openai-agents"]
 _ATIF = BY_NAME["atif"]  # an ATIF trajectory has `steps` too: never a canonical trace
-_CANONICAL_KEYS = ("trace_id", "steps", "agent_name", "workflow")
+# Labels only a canonical trace carries: tracing exports (AgentOps, LangSmith, the Agents
+# SDK) carry a `trace_id` too, so it alone is no evidence of a canonical trace.
+_CANONICAL_KEYS = ("steps", "agent_name", "workflow")
 _UNSET: Any = object()
 
 
 class Scan:
     """The claims of the formats on one document, each asked once (when first needed)."""
 
-    __slots__ = ("_claimed", "_envelope", "_kind", "_seen", "_shape", "contradicted", "value")
+    __slots__ = (
+        "_claimed",
+        "_envelope",
+        "_every",
+        "_kind",
+        "_seen",
+        "_shape",
+        "contradicted",
+        "value",
+    )
 
     def __init__(self, value: Any) -> None:
         self.value = value
@@ -47,6 +58,7 @@ class Scan:
         self._kind: str | None = _UNSET
         self._envelope: Adapter | None = _UNSET
         self._seen: Seen | None = None
+        self._every: tuple[Adapter, ...] = ()
         # Formats whose `detect` claimed the document but whose `against` it shows.
         self.contradicted: dict[str, str] = {}
 
@@ -79,18 +91,23 @@ class Scan:
         keys = evidence.keys
         return not keys or self._shape != "object" or any(k in self.value for k in keys)
 
+    def formats(self) -> tuple[Adapter, ...]:
+        """Every format, built-in then plugin (asked of the registry once per document)."""
+        if not self._every:
+            self._every = formats()
+        return self._every
+
     def claimants(self) -> list[Adapter]:
         """The transcript formats that claim the document, in registry order; only those
         claiming it on their own evidence (envelopes, plugins) when any does."""
-        found = [adapter for adapter in formats()[1:] if self.claims(adapter)]
+        found = [adapter for adapter in self.formats()[1:] if self.claims(adapter)]
         own = [adapter for adapter in found if adapter.evidence.own]
         return own or found
 
     def envelope(self) -> Adapter | None:
         """The envelope format that holds the document, or one line of its session file."""
         if self._envelope is _UNSET:
-            every = formats()
-            plugins = every[len(BY_NAME) :]
+            plugins = self.formats()[len(BY_NAME) :]
             self._envelope = next((a for a in (*ENVELOPES, *plugins) if self._enveloped(a)), None)
         return self._envelope
 
@@ -127,8 +144,8 @@ class Scan:
 
     def canonical(self) -> bool:
         """An object (or array of objects) that is a canonical trace: it has `steps`, or
-        canonical labels and nothing a transcript format claims (a chat body may carry a
-        `trace_id` label next to its messages). Agents SDK span items also carry
+        canonical labels (`agent_name`, `workflow`) and nothing a transcript format claims
+        (a chat body may carry labels next to its messages). Agents SDK span items also carry
         `trace_id`, so a span export is never taken for traces."""
         value = self.value
         if value == []:

@@ -156,7 +156,7 @@ def _explicit(adapter: Adapter, found: Scan, name_hint: str) -> list[Any]:
     mark = found.contradicted.get(adapter.name)
     if mark is not None:
         raise AdapterError(f"{choose.not_format(adapter)}: {never_writes(adapter, mark)}")
-    rivals = [a for a in formats()[1:] if a is not adapter and found.claims(a)]
+    rivals = [a for a in found.formats()[1:] if a is not adapter and found.claims(a)]
     owns = found.claims(adapter) if adapter.markers is None else adapter.owns(value)
     return choose.explicit(adapter, value, name_hint, rivals, owns)
 
