@@ -19,6 +19,8 @@ MARKS: dict[str, tuple[str, ...]] = {
     "codex-exec": ("type=thread.started|turn.started|turn.completed|item.completed", "item"),
     "gemini-cli": ("sessionId", "projectHash", "messages"),
     "gemini-stream": ("type=init|tool_use|tool_result|result", "timestamp"),
+    "goose": ("working_dir", "message_count", "conversation", "type=toolRequest|toolResponse"),
+    "opencode": ("sessionID", "part", "type=step_start|tool_use|step_finish", "messages"),
     "swe-agent": ("trajectory", "history", "trajectory_format", "info"),
     "atif": ("schema_version", "steps", "agent"),
     "autogen": ("source", "type=TextMessage|ToolCallRequestEvent|TeamState", "models_usage"),
