@@ -21,6 +21,11 @@ MARKS: dict[str, tuple[str, ...]] = {
     "gemini-stream": ("type=init|tool_use|tool_result|result", "timestamp"),
     "goose": ("working_dir", "message_count", "conversation", "type=toolRequest|toolResponse"),
     "opencode": ("sessionID", "part", "type=step_start|tool_use|step_finish", "messages"),
+    "copilot-cli": (
+        "data",
+        "parentId",
+        "type=session.start|assistant.message|tool.execution_complete",
+    ),
     "swe-agent": ("trajectory", "history", "trajectory_format", "info"),
     "atif": ("schema_version", "steps", "agent"),
     "autogen": ("source", "type=TextMessage|ToolCallRequestEvent|TeamState", "models_usage"),

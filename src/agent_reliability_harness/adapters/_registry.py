@@ -81,6 +81,13 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         keys=("messages",),
     ),
     Declared(
+        "copilot-cli",
+        "copilot_cli",
+        "GitHub Copilot CLI session event logs (events.jsonl) and SDK session events",
+        session=True,
+        keys=("data",),
+    ),
+    Declared(
         "swe-agent",
         "swe_agent",
         "SWE-agent .traj trajectories and mini-swe-agent trajectories",
@@ -294,6 +301,7 @@ ENVELOPE_ORDER: tuple[str, ...] = (
     "gemini-stream",
     "goose",
     "opencode",
+    "copilot-cli",
     "swe-agent",
     "atif",
     "autogen",
