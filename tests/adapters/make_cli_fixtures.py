@@ -29,6 +29,7 @@ import cli_gemini_stream  # noqa: E402
 import cli_goose  # noqa: E402
 import cli_opencode  # noqa: E402
 import cli_openhands  # noqa: E402
+import cli_qwen  # noqa: E402
 import cli_runs  # noqa: E402
 import cli_swe  # noqa: E402
 import cli_swe_mini  # noqa: E402
@@ -50,6 +51,7 @@ FORMATS = (
     "letta",
     "goose",
     "opencode",
+    "qwen-code",
 )
 SOURCES: dict[str, Any] = {
     **cli_runs.FIXTURES,
@@ -66,6 +68,7 @@ SOURCES: dict[str, Any] = {
     **cli_atif.FIXTURES,
     **cli_goose.FIXTURES,
     **cli_opencode.FIXTURES,
+    **cli_qwen.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 

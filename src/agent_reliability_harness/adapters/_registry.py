@@ -36,6 +36,13 @@ class Declared(msgspec.Struct, frozen=True):
 # In detection order after the canonical format (the order and why: adapters/__init__.py).
 TRANSCRIPTS: tuple[Declared, ...] = (
     Declared(
+        "qwen-code",
+        "qwen_code",
+        "Qwen Code chat recordings (session JSONL of ChatRecord lines)",
+        session=True,
+        keys=("uuid",),
+    ),
+    Declared(
         "claude-code",
         "claude_code",
         "Claude Code session JSONL and the Claude Agent SDK message stream",
@@ -294,6 +301,7 @@ BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
 # `part_kind`. (Not openinference: otel-genai claims every OTLP export too, and coverage
 # decides.)
 ENVELOPE_ORDER: tuple[str, ...] = (
+    "qwen-code",
     "claude-code",
     "codex-cli",
     "codex-exec",
