@@ -26,7 +26,10 @@ import cli_codex  # noqa: E402
 import cli_codex_exec  # noqa: E402
 import cli_gemini  # noqa: E402
 import cli_gemini_stream  # noqa: E402
+import cli_goose  # noqa: E402
+import cli_opencode  # noqa: E402
 import cli_openhands  # noqa: E402
+import cli_qwen  # noqa: E402
 import cli_runs  # noqa: E402
 import cli_swe  # noqa: E402
 import cli_swe_mini  # noqa: E402
@@ -46,6 +49,9 @@ FORMATS = (
     "openhands",
     "browser-use",
     "letta",
+    "goose",
+    "opencode",
+    "qwen-code",
 )
 SOURCES: dict[str, Any] = {
     **cli_runs.FIXTURES,
@@ -60,6 +66,9 @@ SOURCES: dict[str, Any] = {
     **cli_codex_exec.FIXTURES,
     **cli_gemini_stream.FIXTURES,
     **cli_atif.FIXTURES,
+    **cli_goose.FIXTURES,
+    **cli_opencode.FIXTURES,
+    **cli_qwen.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_reliability_harness.adapters._builder import TraceBuilder
-from agent_reliability_harness.adapters._totals import RecordedTotals
+from agent_reliability_harness.adapters.core.builder import TraceBuilder
+from agent_reliability_harness.adapters.core.totals import RecordedTotals
 
 
 def _two_turns() -> TraceBuilder:

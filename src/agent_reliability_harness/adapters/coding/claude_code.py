@@ -55,6 +55,7 @@ def _is_content(line: Any) -> bool:
         isinstance(line, dict)
         and line.get("type") in _CONTENT
         and isinstance(line.get("message"), dict)
+        and "parts" not in line["message"]  # a Gemini Content: Qwen Code's records
         and any(k in line for k in _SESSION_KEYS)
     )
 
@@ -79,6 +80,7 @@ def detect_line(first: Any) -> bool:
         and isinstance(first.get("type"), str)
         and first["type"] in BOOKKEEPING
         and "payload" not in first
+        and "systemPayload" not in first  # Qwen Code's system records
         and any(k in first for k in (*_SESSION_KEYS, "summary", "operation", "snapshot"))
     )
 
