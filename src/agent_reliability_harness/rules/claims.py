@@ -1,0 +1,345 @@
+"""ARH-GRD-004 and ARH-GRD-005 (policy v1.3): what the answer says the agent did must be
+what its calls did. Closing rules: they judge the final answer (or, `scope: "all"`,
+every model response) once the calls before it are known.
+
+While the steps are read, each rule keeps only what it will compare: per claim, the
+calls of its `requires` tools (position, id, effective status, and the values at the
+claim's paths); per `no_false_success` tool, its calls' positions and statuses; and the
+last model response with non-blank text. A trace read a chunk at a time gives the same
+result.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..models.common import Category, Severity, StepType
+from ..models.paths import values_at
+from ..models.policy import Policy
+from ..models.policy.claims_model import Claim
+from ..models.trace import Step
+from ..patterns import Searcher
+from ._claim_text import (
+    DEFAULT_FAILURE,
+    DEFAULT_SUCCESS,
+    CallValues,
+    answer_sentences,
+    found_texts,
+    shown,
+)
+from .base import MAX_FINDINGS, Hit, RuleContext, RuleResult, RuleState, brief, rule
+from .facts import TraceFacts
+from .outputs import decoded
+
+GROUNDING = Category.GROUNDING
+_RESPONSE = StepType.MODEL_RESPONSE
+_OUTPUT = "output."
+Answer = tuple[int, str, str]  # (position, step id, text) of a model response
+
+
+class _Call:
+    """A call a claim may be checked against."""
+
+    __slots__ = ("ok", "position", "step_id", "tool", "values")
+
+    def __init__(self, position: int, step: Step, ok: bool, values: tuple[list[Any], ...]) -> None:
+        self.position, self.step_id, self.tool = position, step.step_id, step.tool_name or ""
+        self.ok, self.values = ok, values
+
+
+def last_answer(facts: TraceFacts) -> Answer | None:
+    """The chunk's last model response with non-blank text, or None."""
+    steps, start = facts.steps, facts.start
+    for offset in range(len(steps) - 1, -1, -1):
+        step = steps[offset]
+        if step.type is _RESPONSE and step.text and not step.text.isspace():
+            return (start + offset, step.step_id, step.text)
+    return None
+
+
+class _Plan:
+    """Per Evaluator: the claims and, per tool, the claims whose `requires` names it."""
+
+    __slots__ = ("by_tool", "claims", "every")
+
+    def __init__(self, policy: Policy) -> None:
+        self.claims = policy.claims
+        by_tool: dict[str, list[int]] = {}
+        for n, claim in enumerate(self.claims):
+            for tool in claim.requires:
+                by_tool.setdefault(tool, []).append(n)
+        self.by_tool = {tool: tuple(ns) for tool, ns in by_tool.items()}
+        self.every = any(claim.scope == "all" for claim in self.claims)
+
+
+def _values(claim: Claim, step: Step, output: Any) -> tuple[list[Any], ...]:
+    out = []
+    for path in claim.paths:
+        if path.startswith(_OUTPUT):
+            out.append(values_at(output, path[len(_OUTPUT) :]))
+        else:
+            out.append(values_at(step.arguments or {}, path))
+    return tuple(out)
+
+
+@rule(
+    "ARH-GRD-004",
+    GROUNDING,
+    Severity.ERROR,
+    title="Claim not backed by a successful call",
+    remediation="Make the answer say only what the calls did: report a failed or missing "
+    "call as such, and quote the values the call was made with; or correct the claim.",
+    applies=lambda p: bool(p.claims),
+    compile=_Plan,
+    since="1.3",
+)
+class ClaimNotBacked(RuleState):
+    """One check per claiming sentence and claim; a hit per claim that does not hold,
+    at the model response, linked (source step) to the call it was checked against."""
+
+    __slots__ = ("answer", "calls")
+
+    def __init__(self, plan: _Plan) -> None:
+        super().__init__(plan)
+        self.calls: list[list[_Call]] = [[] for _ in plan.claims]
+        self.answer: Answer | None = None
+
+    def scan(self, ctx: RuleContext) -> None:
+        plan, facts = self.compiled, ctx.facts
+        if not plan.every:
+            by_tool = plan.by_tool
+            for index, step in facts.calls:
+                if step.tool_name in by_tool:
+                    self._record(facts, index, step)
+            self.answer = last_answer(facts) or self.answer
+            return
+        for index, step in enumerate(facts.steps, facts.start):
+            if step.type is _RESPONSE:
+                if step.text and not step.text.isspace():
+                    self.answer = (index, step.step_id, step.text)
+                    self._judge(self.answer, "all")
+            elif step.tool_name in plan.by_tool and step.is_tool_call:
+                self._record(facts, index, step)
+
+    def _record(self, facts: TraceFacts, index: int, step: Step) -> None:
+        ok = not facts.failed(index, step)
+        output: Any = None
+        claims = self.compiled.claims
+        for n in self.compiled.by_tool[step.tool_name]:
+            claim = claims[n]
+            if output is None and any(p.startswith(_OUTPUT) for p in claim.paths):
+                output = decoded(step.output)
+            self.calls[n].append(_Call(index, step, ok, _values(claim, step, output)))
+
+    def finish(self, ctx: RuleContext) -> RuleResult:
+        if self.answer is not None:
+            self._judge(self.answer, "final")
+        return self.result
+
+    def _judge(self, answer: Answer, scope: str) -> None:
+        claims = [(n, c) for n, c in enumerate(self.compiled.claims) if c.scope == scope]
+        if not claims:
+            return
+        position = answer[0]
+        for sentence in answer_sentences(answer[2]):
+            for n, claim in claims:
+                match = claim.when.first(sentence)
+                if match is None or (claim.unless is not None and claim.unless.search(sentence)):
+                    continue
+                self.result.checks += 1
+                calls = [c for c in self.calls[n] if c.position < position]
+                verdict = _verdict(claim, _claimed(claim, match, sentence), calls)
+                if verdict is not None:
+                    self._hit(answer, claim, sentence, *verdict)
+
+    def _hit(self, answer: Answer, claim: Claim, sentence: str, *verdict: Any) -> None:
+        result = self.result
+        result.failed += 1
+        if len(result.hits) >= MAX_FINDINGS:
+            result.more += 1
+            return
+        problem, call, claimed = verdict
+        observed: dict[str, Any] = {"claim": claim.name, "sentence": shown(sentence)}
+        if claimed:
+            observed["claimed"] = claimed
+        expected: dict[str, Any] = {"requires": list(claim.requires)}
+        if call is not None:
+            expected["call"] = {"step_id": call.step_id, "tool": call.tool, "ok": call.ok}
+            if call.ok and claim.paths:
+                expected["call"]["values"] = {
+                    path: brief(_one_or_all(found))
+                    for path, found in zip(claim.paths, call.values, strict=True)
+                }
+        result.hits.append(
+            Hit(
+                answer[0],
+                f"claim '{claim.name}' not backed: {problem}; the answer says \"{shown(sentence)}\"",
+                expected,
+                observed,
+                answer[1],
+                source_step_index=None if call is None else call.position,
+                source_step_id=None if call is None else call.step_id,
+            )
+        )
+
+
+def _claimed(claim: Claim, match: Any, sentence: str) -> list[list[str] | None]:
+    """Per path of the claim, the texts the sentence states for it (None: none)."""
+    out: list[list[str] | None] = []
+    for group, _ in claim.same:
+        text = match.group(group)
+        out.append(None if text is None else [text])
+    for entry in claim.values:
+        out.append(found_texts(entry.pattern, sentence) or None)
+    return out
+
+
+def _verdict(
+    claim: Claim, claimed: list[list[str] | None], calls: list[_Call]
+) -> tuple[str, _Call | None, dict[str, Any]] | None:
+    """None when some earlier ok call backs the claim; else what is missing, the call it
+    was checked against (None: there was none), and what the sentence stated."""
+    stated = {
+        (claim.same[i][0] if i < len(claim.same) else path): (
+            texts[0] if i < len(claim.same) else texts
+        )
+        for i, (path, texts) in enumerate(zip(claim.paths, claimed, strict=True))
+        if texts is not None
+    }
+    if not calls:
+        return f"no call of {' or '.join(claim.requires)}", None, stated
+    ok = [c for c in calls if c.ok]
+    if not ok:
+        last = calls[-1]
+        return f"{last.tool} failed (step {last.step_id})", last, stated
+    best: tuple[list[str], _Call] | None = None
+    for call in reversed(ok):  # the latest call first; a tie keeps the latest
+        problems = _problems(claim, claimed, call)
+        if not problems:
+            return None
+        if best is None or len(problems) < len(best[0]):
+            best = (problems, call)
+    assert best is not None
+    return f"{'; '.join(best[0])} (step {best[1].step_id})", best[1], stated
+
+
+def _problems(claim: Claim, claimed: list[list[str] | None], call: _Call) -> list[str]:
+    problems = []
+    for i, (path, texts) in enumerate(zip(claim.paths, claimed, strict=True)):
+        if texts is None:
+            continue
+        have = CallValues(call.values[i], claim.ignore_case)
+        missing = [t for t in texts if not have.holds(t, claim.ignore_case)]
+        if not missing:
+            continue
+        if i < len(claim.same):
+            problems.append(f"{claim.same[i][0]} {missing[0]} ≠ {_show(call.values[i], path)}")
+        else:
+            problems.append(f"{', '.join(missing)} not in {path}")
+    return problems
+
+
+def _one_or_all(found: list[Any]) -> Any:
+    return found[0] if len(found) == 1 else found
+
+
+def _show(found: list[Any], path: str) -> str:
+    if not found:
+        return f"nothing at {path}"
+    texts = [v if isinstance(v, str) else json.dumps(v, ensure_ascii=False) for v in found]
+    text = texts[0] if len(texts) == 1 else "any of " + ", ".join(texts)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+class _FalseSuccessPlan:
+    __slots__ = ("failure", "success", "tools")
+
+    def __init__(self, policy: Policy) -> None:
+        found = policy.completion.false_success
+        assert found is not None
+        every = found.every_side_effect
+        self.tools = policy.side_effect_tools if every else frozenset(found.tools)
+        self.success: Searcher = found.success or DEFAULT_SUCCESS
+        self.failure: Searcher = found.failure or DEFAULT_FAILURE
+
+
+@rule(
+    "ARH-GRD-005",
+    GROUNDING,
+    Severity.ERROR,
+    title="Success claimed after the last side effect failed",
+    remediation="Make the agent retry the failed action, or tell the user it failed, "
+    "before it answers that the task is done.",
+    applies=lambda p: p.completion.false_success is not None,
+    compile=_FalseSuccessPlan,
+    since="1.3",
+)
+class FalseSuccess(RuleState):
+    """One check when the final answer claims success (a sentence matches the success
+    pattern and not the failure pattern); a hit when the last call before it of one of
+    the tools failed (effective status)."""
+
+    __slots__ = ("answer", "calls")
+
+    def __init__(self, plan: _FalseSuccessPlan) -> None:
+        super().__init__(plan)
+        self.calls: dict[str, list[tuple[int, str, bool]]] = {}
+        self.answer: Answer | None = None
+
+    def scan(self, ctx: RuleContext) -> None:
+        facts, tools = ctx.facts, self.compiled.tools
+        for index, step in facts.calls:
+            if step.tool_name in tools:
+                found = self.calls.setdefault(step.tool_name or "", [])
+                found.append((index, step.step_id, not facts.failed(index, step)))
+        self.answer = last_answer(facts) or self.answer
+        if self.answer is not None:  # keep the last call before the answer, and later ones
+            for found in self.calls.values():
+                before = [n for n, call in enumerate(found) if call[0] < self.answer[0]]
+                if len(before) > 1:
+                    del found[: before[-1]]
+
+    def finish(self, ctx: RuleContext) -> RuleResult:
+        plan, answer = self.compiled, self.answer
+        if answer is None:
+            return self.result
+        claim = next(
+            (
+                s
+                for s in answer_sentences(answer[2])
+                if plan.success.search(s) and not plan.failure.search(s)
+            ),
+            None,
+        )
+        if claim is None:
+            return self.result
+        self.result.checks = 1
+        failed = []
+        for calls in self.calls.values():
+            before = [call for call in calls if call[0] < answer[0]]
+            if before and not before[-1][2]:
+                failed.append(before[-1])
+        if failed:
+            self._hit(answer, claim, sorted(failed))
+        return self.result
+
+    def _hit(self, answer: Answer, sentence: str, failed: list[tuple[int, str, bool]]) -> None:
+        position, step_id, _ = failed[-1]
+        tools = {call[0]: tool for tool, calls in self.calls.items() for call in calls}
+        self.result.failed = 1
+        self.result.hits.append(
+            Hit(
+                answer[0],
+                f"the answer claims success (\"{shown(sentence)}\") but the last call of "
+                f"{tools[position]} failed (step {step_id})",
+                expected={"last_call_ok": sorted({tools[p] for p, _, _ in failed})},
+                observed={
+                    "sentence": shown(sentence),
+                    "failed": [{"step_id": s, "tool": tools[p]} for p, s, _ in failed],
+                },
+                step_id=answer[1],
+                source_step_index=position,
+                source_step_id=step_id,
+            )
+        )
