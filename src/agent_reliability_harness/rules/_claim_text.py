@@ -44,7 +44,8 @@ DEFAULT_SUCCESS = Searcher(
     case_sensitive=True,
 )
 DEFAULT_FAILURE = Searcher(
-    r"(?i)\b(?:not|unable|couldn[’']t|could not|can[’']t|cannot|failed|error|sorry)\b",
+    r"(?i)\b(?:not|unable|couldn[\x{2019}']t|could not|can[\x{2019}']t|cannot"
+    r"|failed|error|sorry)\b",
     case_sensitive=True,
 )
 

@@ -171,10 +171,11 @@ class ClaimNotBacked(RuleState):
                     path: brief(_one_or_all(found))
                     for path, found in zip(claim.paths, call.values, strict=True)
                 }
+        says = shown(sentence)
         result.hits.append(
             Hit(
                 answer[0],
-                f"claim '{claim.name}' not backed: {problem}; the answer says \"{shown(sentence)}\"",
+                f"claim '{claim.name}' not backed: {problem}; the answer says \"{says}\"",
                 expected,
                 observed,
                 answer[1],
@@ -331,7 +332,7 @@ class FalseSuccess(RuleState):
         self.result.hits.append(
             Hit(
                 answer[0],
-                f"the answer claims success (\"{shown(sentence)}\") but the last call of "
+                f'the answer claims success ("{shown(sentence)}") but the last call of '
                 f"{tools[position]} failed (step {step_id})",
                 expected={"last_call_ok": sorted({tools[p] for p, _, _ in failed})},
                 observed={

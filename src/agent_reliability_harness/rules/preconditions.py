@@ -15,10 +15,10 @@ import json
 from typing import Any
 
 from ..models.common import Category, Severity
+from ..models.paths import has_star, values_at
 from ..models.policy import Policy, Precondition
 from ..models.trace import Step
 from .base import MAX_FINDINGS, Hit, RuleContext, RuleState, brief, rule
-from ..models.paths import has_star, values_at
 from .outputs import MISSING, decoded, identity, value_at
 
 _OUTPUT = "output."

@@ -19,9 +19,9 @@ from .notes import Notes, dotted
 from .values import count, err, flag, section, show
 
 __all__ = [
-    "parse_path",
     "parse_failed_when",
     "parse_output",
+    "parse_path",
     "parse_preconditions",
     "parse_repeats",
 ]

@@ -52,7 +52,8 @@ def parse_claims(data: dict[str, Any], notes: Notes) -> tuple[Claim, ...]:
     for i, item in enumerate(raw):
         claim = _claim(item, f"claims[{i}]", notes)
         if claim.name in seen:
-            raise err(f"claims[{i}].name", f"{show(claim.name)} is already claims[{seen[claim.name]}]")
+            first = seen[claim.name]
+            raise err(f"claims[{i}].name", f"{show(claim.name)} is already claims[{first}]")
         seen[claim.name] = i
         claims.append(claim)
     return tuple(claims)
