@@ -93,6 +93,10 @@ def _values(claim: Claim, step: Step, output: Any) -> tuple[list[Any], ...]:
     applies=lambda p: bool(p.claims),
     compile=_Plan,
     since="1.3",
+    example="`claim 'refund issued' not backed: amount 120 ≠ 12 (step s7); the answer says "
+    '"Your refund of $120 has been issued."` at the final answer, linked to the call it was '
+    "checked against (step s7); also `no call of issue_refund` or `issue_refund failed "
+    "(step s7)`. One check per claiming sentence (policy v1.3 `claims`).",
 )
 class ClaimNotBacked(RuleState):
     """One check per claiming sentence and claim; a hit per claim that does not hold,
@@ -275,6 +279,9 @@ class _FalseSuccessPlan:
     applies=lambda p: p.completion.false_success is not None,
     compile=_FalseSuccessPlan,
     since="1.3",
+    example='`the answer claims success ("All set!") but the last call of book_reservation '
+    'failed (step s9)` at the final answer, linked to the failed call (policy v1.3 '
+    "`completion.no_false_success`).",
 )
 class FalseSuccess(RuleState):
     """One check when the final answer claims success (a sentence matches the success
