@@ -154,7 +154,8 @@ def test_false_success_names_the_failed_call() -> None:
     got = report(steps, {"policy_id": "p", "completion": {"no_false_success": ["book"]}})
     (finding,) = got.findings
     assert finding.message == (
-        'the answer claims success ("All set!") but the last call of book failed (step s1)'
+        'the answer claims success ("All set!") but the last call of a listed tool, book '
+        "(step s1), failed"
     )
     assert (finding.step_id, finding.source_step_id) == ("r1", "s1")
 

@@ -279,40 +279,42 @@ class _FalseSuccessPlan:
     applies=lambda p: p.completion.false_success is not None,
     compile=_FalseSuccessPlan,
     since="1.3",
-    example='`the answer claims success ("All set!") but the last call of book_reservation '
-    'failed (step s9)` at the final answer, linked to the failed call (policy v1.3 '
-    "`completion.no_false_success`).",
+    example='`the answer claims success ("All set!") but the last call of a listed tool, '
+    "book_reservation (step s9), failed` at the final answer, linked to the failed call "
+    "(policy v1.3 `completion.no_false_success`).",
 )
 class FalseSuccess(RuleState):
     """One check when the final answer claims success (a sentence matches the success
-    pattern and not the failure pattern); a hit when the last call before it of one of
+    pattern and not the failure pattern); a hit when the last call before it of any of
     the tools failed (effective status)."""
 
     __slots__ = ("answer", "calls")
 
     def __init__(self, plan: _FalseSuccessPlan) -> None:
         super().__init__(plan)
-        self.calls: dict[str, list[tuple[int, str, bool]]] = {}
+        # (position, step id, tool, ok) of the calls of the tools: the last one before
+        # the latest answer, and those after it.
+        self.calls: list[tuple[int, str, str, bool]] = []
         self.answer: Answer | None = None
 
     def scan(self, ctx: RuleContext) -> None:
-        facts, tools = ctx.facts, self.compiled.tools
+        facts, tools, calls = ctx.facts, self.compiled.tools, self.calls
         for index, step in facts.calls:
             if step.tool_name in tools:
-                found = self.calls.setdefault(step.tool_name or "", [])
-                found.append((index, step.step_id, not facts.failed(index, step)))
+                ok = not facts.failed(index, step)
+                calls.append((index, step.step_id, step.tool_name or "", ok))
         self.answer = last_answer(facts) or self.answer
-        if self.answer is not None:  # keep the last call before the answer, and later ones
-            for found in self.calls.values():
-                before = [n for n, call in enumerate(found) if call[0] < self.answer[0]]
-                if len(before) > 1:
-                    del found[: before[-1]]
+        if self.answer is not None and len(calls) > 1:
+            position = self.answer[0]
+            before = sum(1 for call in calls if call[0] < position)
+            if before > 1:
+                del calls[: before - 1]
 
     def finish(self, ctx: RuleContext) -> RuleResult:
         plan, answer = self.compiled, self.answer
         if answer is None:
             return self.result
-        claim = next(
+        sentence = next(
             (
                 s
                 for s in answer_sentences(answer[2])
@@ -320,34 +322,26 @@ class FalseSuccess(RuleState):
             ),
             None,
         )
-        if claim is None:
+        if sentence is None:
             return self.result
         self.result.checks = 1
-        failed = []
-        for calls in self.calls.values():
-            before = [call for call in calls if call[0] < answer[0]]
-            if before and not before[-1][2]:
-                failed.append(before[-1])
-        if failed:
-            self._hit(answer, claim, sorted(failed))
-        return self.result
-
-    def _hit(self, answer: Answer, sentence: str, failed: list[tuple[int, str, bool]]) -> None:
-        position, step_id, _ = failed[-1]
-        tools = {call[0]: tool for tool, calls in self.calls.items() for call in calls}
-        self.result.failed = 1
-        self.result.hits.append(
-            Hit(
-                answer[0],
-                f'the answer claims success ("{shown(sentence)}") but the last call of '
-                f"{tools[position]} failed (step {step_id})",
-                expected={"last_call_ok": sorted({tools[p] for p, _, _ in failed})},
-                observed={
-                    "sentence": shown(sentence),
-                    "failed": [{"step_id": s, "tool": tools[p]} for p, s, _ in failed],
-                },
-                step_id=answer[1],
-                source_step_index=position,
-                source_step_id=step_id,
+        before = [call for call in self.calls if call[0] < answer[0]]
+        if before and not before[-1][3]:
+            position, step_id, tool, _ = before[-1]
+            self.result.failed = 1
+            self.result.hits.append(
+                Hit(
+                    answer[0],
+                    f'the answer claims success ("{shown(sentence)}") but the last call of a '
+                    f"listed tool, {tool} (step {step_id}), failed",
+                    expected={"tools": sorted(plan.tools), "last_call_ok": True},
+                    observed={
+                        "sentence": shown(sentence),
+                        "last_call": {"step_id": step_id, "tool": tool, "ok": False},
+                    },
+                    step_id=answer[1],
+                    source_step_index=position,
+                    source_step_id=step_id,
+                )
             )
-        )
+        return self.result
