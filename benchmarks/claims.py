@@ -38,7 +38,25 @@ def _policy(path: Path, scope: str | None) -> Any:
     return Policy.from_dict(data)
 
 
-def _flagged(root: Path, policy: Any) -> list[tuple[str, float, list[Any]]]:
+def _claiming(trace: Any, policy: Any) -> Counter[str]:
+    """Per claim, the sentences of the trace's responses that claim it (every response,
+    whatever the claim's scope: what the runs say, backed or not)."""
+    from agent_reliability_harness.rules._claim_text import answer_sentences  # noqa: PLC0415
+
+    found: Counter[str] = Counter()
+    for step in trace.steps:
+        if not step.is_model_response or not step.text:
+            continue
+        for sentence in answer_sentences(step.text):
+            for claim in policy.claims:
+                if claim.when.first(sentence) is None:
+                    continue
+                if claim.unless is None or not claim.unless.search(sentence):
+                    found[claim.name] += 1
+    return found
+
+
+def _flagged(root: Path, policy: Any) -> list[tuple[str, float, list[Any], Counter[str]]]:
     from agent_reliability_harness import load_traces  # noqa: PLC0415
     from agent_reliability_harness.engine import Evaluator  # noqa: PLC0415
 
@@ -48,23 +66,36 @@ def _flagged(root: Path, policy: Any) -> list[tuple[str, float, list[Any]]]:
     out = []
     for trace in load_traces(files, "openai-chat"):
         found = [f for f in evaluator.evaluate(trace).findings if f.rule_id in RULES]
-        out.append((trace.trace_id, float(labels[trace.trace_id]["reward"]), found))
+        reward = float(labels[trace.trace_id]["reward"])
+        out.append((trace.trace_id, reward, found, _claiming(trace, policy)))
     return out
 
 
-def _report(runs: list[tuple[str, float, list[Any]]]) -> None:
+def _report(runs: list[tuple[str, float, list[Any], Counter[str]]], names: list[str]) -> None:
     print("| reward | runs | flagged | GRD-004 | GRD-005 |")
     print("|---|---:|---:|---:|---:|")
     for reward in (0.0, 1.0):
-        mine = [(name, found) for name, r, found in runs if r == reward]
-        flagged = [found for _, found in mine if found]
-        rules = Counter(f.rule_id for found in flagged for f in found)
+        mine = [found for _, r, found, _ in runs if r == reward]
+        flagged = [found for found in mine if found]
         by_rule = [sum(1 for found in flagged if any(f.rule_id == r for f in found)) for r in RULES]
         print(f"| {int(reward)} | {len(mine)} | {len(flagged)} | {by_rule[0]} | {by_rule[1]} |")
-        del rules
+    print("\nclaiming sentences in all responses (runs with one) and ARH-GRD-004 findings:")
+    print(
+        "| claim | reward 0: sentences (runs) | not backed | reward 1: sentences (runs) | not backed |"
+    )
+    print("|---|---:|---:|---:|---:|")
+    for name in names:
+        cells = []
+        for reward in (0.0, 1.0):
+            mine = [(found, said) for _, r, found, said in runs if r == reward]
+            sentences = sum(said[name] for _, said in mine)
+            with_one = sum(1 for _, said in mine if said[name])
+            unbacked = sum(1 for found, _ in mine for f in found if f.observed.get("claim") == name)
+            cells += [f"{sentences} ({with_one})", str(unbacked)]
+        print(f"| {name} | " + " | ".join(cells) + " |")
     for reward, title in ((1.0, "reward-1 runs flagged"), (0.0, "reward-0 runs flagged")):
         print(f"\n{title}:")
-        for name, r, found in runs:
+        for name, r, found, _ in runs:
             if r == reward and found:
                 print(f"- {name}")
                 for f in found:
@@ -81,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     if not (root / "labels.json").is_file():
         print(f"no tau-bench runs at {root}", file=sys.stderr)
         return 2
-    _report(_flagged(root, _policy(args.policy, args.scope)))
+    policy = _policy(args.policy, args.scope)
+    _report(_flagged(root, policy), [claim.name for claim in policy.claims])
     return 0
 
 
