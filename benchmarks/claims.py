@@ -81,7 +81,8 @@ def _report(runs: list[tuple[str, float, list[Any], Counter[str]]], names: list[
         print(f"| {int(reward)} | {len(mine)} | {len(flagged)} | {by_rule[0]} | {by_rule[1]} |")
     print("\nclaiming sentences in all responses (runs with one) and ARH-GRD-004 findings:")
     print(
-        "| claim | reward 0: sentences (runs) | not backed | reward 1: sentences (runs) | not backed |"
+        "| claim | reward 0: sentences (runs) | not backed "
+        "| reward 1: sentences (runs) | not backed |"
     )
     print("|---|---:|---:|---:|---:|")
     for name in names:
