@@ -35,6 +35,7 @@ __all__ = [
 # Cut after . ! ? and the white space that follows, and at every line break. Linear:
 # a fixed-width look-behind and one character class.
 _CUT = re.compile(r"(?<=[.!?])\s+|[\r\n]+")
+_ANY_CUT = re.compile(r"[.!?]\s|[\r\n]")  # a text without one is one sentence
 _DIGITS = re.compile(r"[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?|[0-9]+(?:\.[0-9]+)?")
 _SENTENCE_SHOWN = 160
 
@@ -52,6 +53,9 @@ DEFAULT_FAILURE = Searcher(
 
 def answer_sentences(text: str) -> list[str]:
     """The sentences of a text, in order."""
+    if _ANY_CUT.search(text) is None:
+        whole = text.strip()
+        return [whole] if whole else []
     return [piece for piece in (p.strip() for p in _CUT.split(text)) if piece]
 
 

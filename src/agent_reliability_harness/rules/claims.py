@@ -142,17 +142,28 @@ class ClaimNotBacked(RuleState):
         return self.result
 
     def _judge(self, answer: Answer, scope: str) -> None:
-        claims = [(n, c) for n, c in enumerate(self.compiled.claims) if c.scope == scope]
+        """Judge a response's sentences under the claims of `scope`; the calls recorded
+        so far are those before it while scanning (`all`), and at the end are cut at
+        its position (`final`)."""
+        text = answer[2]
+        claims = [
+            (n, c)
+            for n, c in enumerate(self.compiled.claims)
+            if c.scope == scope
+            if c.when.search(text)  # a claim no sentence can match costs one screen
+        ]
         if not claims:
             return
         position = answer[0]
-        for sentence in answer_sentences(answer[2]):
+        for sentence in answer_sentences(text):
             for n, claim in claims:
-                match = claim.when.first(sentence)
-                if match is None or (claim.unless is not None and claim.unless.search(sentence)):
+                match = claim.when.first(sentence) if claim.same else claim.when.search(sentence)
+                if not match or (claim.unless is not None and claim.unless.search(sentence)):
                     continue
                 self.result.checks += 1
-                calls = [c for c in self.calls[n] if c.position < position]
+                calls = self.calls[n]
+                if scope != "all" and calls and calls[-1].position > position:
+                    calls = [c for c in calls if c.position < position]
                 verdict = _verdict(claim, _claimed(claim, match, sentence), calls)
                 if verdict is not None:
                     self._hit(answer, claim, sentence, *verdict)
@@ -214,18 +225,18 @@ def _verdict(
     }
     if not calls:
         return f"no call of {' or '.join(claim.requires)}", None, stated
-    ok = [c for c in calls if c.ok]
-    if not ok:
-        last = calls[-1]
-        return f"{last.tool} failed (step {last.step_id})", last, stated
     best: tuple[list[str], _Call] | None = None
-    for call in reversed(ok):  # the latest call first; a tie keeps the latest
+    for call in reversed(calls):  # the latest call first; a tie keeps the latest
+        if not call.ok:
+            continue
         problems = _problems(claim, claimed, call)
         if not problems:
             return None
         if best is None or len(problems) < len(best[0]):
             best = (problems, call)
-    assert best is not None
+    if best is None:
+        last = calls[-1]
+        return f"{last.tool} failed (step {last.step_id})", last, stated
     return f"{'; '.join(best[0])} (step {best[1].step_id})", best[1], stated
 
 

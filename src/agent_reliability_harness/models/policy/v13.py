@@ -89,6 +89,7 @@ def _claim(item: Any, where: str, notes: Notes) -> Claim:
         values=values,
         scope=scope,
         ignore_case=ignore_case,
+        paths=tuple(path for _, path in same) + tuple(v.path for v in values),
     )
 
 
