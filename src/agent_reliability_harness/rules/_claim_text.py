@@ -114,6 +114,8 @@ class CallValues:
 def found_texts(pattern: Searcher, sentence: str) -> list[str]:
     """The distinct texts the pattern finds in a sentence, in order: its first group's
     (a match where the group took no part adds nothing), or the whole match's."""
+    if not pattern.search(sentence):  # the common case, without building matches
+        return []
     group = 1 if pattern.group_count else 0
     out: dict[str, None] = {}
     for match in pattern.finditer(sentence):

@@ -102,12 +102,14 @@ class ClaimNotBacked(RuleState):
     """One check per claiming sentence and claim; a hit per claim that does not hold,
     at the model response, linked (source step) to the call it was checked against."""
 
-    __slots__ = ("answer", "calls")
+    __slots__ = ("answer", "calls", "known")
 
     def __init__(self, plan: _Plan) -> None:
         super().__init__(plan)
         self.calls: list[list[_Call]] = [[] for _ in plan.claims]
         self.answer: Answer | None = None
+        # (claim, calls before) -> the verdict on a sentence that states no value.
+        self.known: dict[tuple[int, int], Any] = {}
 
     def scan(self, ctx: RuleContext) -> None:
         plan, facts = self.compiled, ctx.facts
@@ -154,19 +156,37 @@ class ClaimNotBacked(RuleState):
         ]
         if not claims:
             return
-        position = answer[0]
-        for sentence in answer_sentences(text):
+        sentences = answer_sentences(text)
+        whole = len(sentences) == 1 and sentences[0] == text  # the screen was its search
+        for sentence in sentences:
             for n, claim in claims:
-                match = claim.when.first(sentence) if claim.same else claim.when.search(sentence)
+                if claim.same:
+                    match = claim.when.first(sentence)
+                else:
+                    match = whole or claim.when.search(sentence)
                 if not match or (claim.unless is not None and claim.unless.search(sentence)):
                     continue
                 self.result.checks += 1
-                calls = self.calls[n]
-                if scope != "all" and calls and calls[-1].position > position:
-                    calls = [c for c in calls if c.position < position]
-                verdict = _verdict(claim, _claimed(claim, match, sentence), calls)
+                claimed = _claimed(claim, match, sentence)
+                verdict = self._verdict(n, claim, claimed, answer[0], scope)
                 if verdict is not None:
                     self._hit(answer, claim, sentence, *verdict)
+
+    def _verdict(
+        self, n: int, claim: Claim, claimed: list[list[str] | None], position: int, scope: str
+    ) -> tuple[str, _Call | None, dict[str, Any]] | None:
+        """`_verdict` over the claim's calls before `position`; a sentence that states no
+        value is judged once per claim and number of calls (kept in `known`)."""
+        calls = self.calls[n]
+        if scope != "all" and calls and calls[-1].position > position:
+            calls = [c for c in calls if c.position < position]
+        if any(texts is not None for texts in claimed):
+            return _verdict(claim, claimed, calls)
+        key = (n, len(calls))
+        if key not in self.known:
+            self.known = {k: v for k, v in self.known.items() if k[0] != n}
+            self.known[key] = _verdict(claim, claimed, calls)
+        return self.known[key]
 
     def _hit(self, answer: Answer, claim: Claim, sentence: str, *verdict: Any) -> None:
         result = self.result
