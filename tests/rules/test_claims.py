@@ -195,3 +195,43 @@ def test_chunked_reading_gives_the_same_report() -> None:
         chunked = run.finish(trace)
         assert whole.to_dict() == chunked.to_dict()
         assert whole.findings
+
+
+_STEPS = st.lists(
+    st.one_of(
+        st.builds(
+            lambda amount, ok: tool_call(
+                "x", "issue_refund", {"amount": amount}, output="ok" if ok else "Error: no"
+            ),
+            st.sampled_from([5, 6, 1200.5]),
+            st.booleans(),
+        ),
+        st.builds(
+            lambda text: response("x", text),
+            st.sampled_from(
+                ["Refund of $5 issued.", "All set! Refund of $1,200.50 issued.", "Sorry.", " "]
+            ),
+        ),
+    ),
+    max_size=12,
+)
+
+
+@given(_STEPS, st.integers(1, 5), st.sampled_from(["final", "all"]))
+def test_any_chunking_gives_the_same_report(
+    steps: list[dict[str, Any]], size: int, scope: str
+) -> None:
+    steps = [{**step, "step_id": f"s{n}"} for n, step in enumerate(steps)]
+    policy = Policy.from_dict(
+        _policy(
+            {**REFUND, "scope": scope},
+            error_handling={"error_output_patterns": ["^Error"]},
+            completion={"no_false_success": ["issue_refund"]},
+        )
+    )
+    trace_dict, _ = with_defaults(steps, None)
+    trace = Trace.from_dict(trace_dict)
+    run = Evaluator(policy).start()
+    for start in range(0, len(trace.steps), size):
+        run.add(trace.steps[start : start + size])
+    assert run.finish(trace).to_dict() == Evaluator(policy).evaluate(trace).to_dict()
