@@ -36,8 +36,13 @@ RUNS = {
     "mixed": ["tests/data/mixed"],
     "live": ["samples/traces"],
     "agents": ["tests/data/agents/traces"],  # policy v1.2 `agents`: multi-agent traces
+    "claims": ["tests/data/claims/traces"],  # policy v1.3 claims: sentence and call shown
 }
-POLICIES = {"live": "samples/policy.json", "agents": "tests/data/agents/policy.json"}
+POLICIES = {
+    "live": "samples/policy.json",
+    "agents": "tests/data/agents/policy.json",
+    "claims": "tests/data/claims/policy.json",
+}
 # A fixed version keeps golden files stable across releases.
 OPTIONS = RenderOptions(tool_version="0.0.0-test")
 

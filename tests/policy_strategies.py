@@ -133,6 +133,26 @@ def trajectories(draw: st.DrawFn) -> dict[str, Any]:
     )
 
 
+# Policy v1.3 claims (section 1), each valid on its own.
+CLAIMS = st.fixed_dictionaries(
+    {
+        "name": st.sampled_from(["refund issued", "booked"]),
+        "when": st.sampled_from([r"(?i)refund.*\$(?P<amount>[0-9.,]+)", "booked"]),
+        "requires": st.one_of(NAMES, st.lists(NAMES, min_size=1, max_size=2)),
+    },
+    optional={
+        "unless": st.sampled_from([r"(?i)\bnot\b", "failed"]),
+        "values": st.lists(
+            st.fixed_dictionaries(
+                {"pattern": st.just("([A-Z]{3}[0-9]{3})"), "in": st.just("flights.*.number")}
+            ),
+            max_size=1,
+        ),
+        "scope": st.sampled_from(["final", "all"]),
+    },
+)
+
+
 @st.composite
 def valid_policies(draw: st.DrawFn) -> dict[str, Any]:
     """A valid policy using every section, each optional; it loads without warnings."""
@@ -181,7 +201,10 @@ def valid_policies(draw: st.DrawFn) -> dict[str, Any]:
         ),
         "completion": st.fixed_dictionaries(
             {"require_final_response": st.just(True)} if final else {},
-            optional={"max_steps": st.integers(1, 50)}
+            optional={
+                "max_steps": st.integers(1, 50),
+                "no_false_success": st.one_of(st.just(True), st.lists(NAMES, min_size=1)),
+            }
             | ({"final_tools": st.lists(NAMES, max_size=2)} if final else {}),
         ),
         "trajectory": trajectories(),
@@ -197,6 +220,7 @@ def valid_policies(draw: st.DrawFn) -> dict[str, Any]:
             },
         ),
     }
+    sections["claims"] = st.lists(CLAIMS, max_size=2, unique_by=lambda c: c["name"])
     # Policy v1.2 section 1: agent entries hold some of the sections above.
     entry = st.fixed_dictionaries(
         {},

@@ -31,12 +31,15 @@ PARSER_ONLY = (
     "so no call could ever match it",
     "is not a valid regular expression",
     "nests",
+    "has no group named",  # policy v1.3: a `same` key of a claim names a group of `when`
+    "is already claims[",  # claim names are unique
     # Warnings about what a valid key means (strict refuses them; JSON Schema cannot see them).
     "unknown type",
     "has no effect without",
     "applies only to",
     "an empty list matches no trace",
     "is empty, so no argument is checked",
+    "is empty, so no call is checked",
     "is never compared",
 )
 

@@ -15,6 +15,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = [
     (run, name) for run in ("samples", "mixed", "agents") for name in ("md", "junit", "sarif")
 ] + [("agents", "console"), ("agents", "json")]  # policy v1.2: each finding's agent, every format
+CASES += [("claims", name) for name in ("md", "sarif", "json")]  # v1.3: the call a claim checked
 
 
 @pytest.mark.parametrize(("run", "name"), CASES)

@@ -129,6 +129,21 @@ class Searcher:
         """Start offsets (code points) of the non-overlapping matches, ascending."""
         return [match.start() for match in self._regex.finditer(text)]
 
+    def first(self, text: str) -> Any:
+        """The first match (`group(name)` gives a group's text, None when it did not
+        take part), or None: what policy v1.3 claims read named groups from."""
+        return self._regex.search(text)
+
+    @property
+    def group_names(self) -> frozenset[str]:
+        """The names of the pattern's named groups."""
+        return frozenset(self._regex.groupindex)
+
+    @property
+    def group_count(self) -> int:
+        """How many capturing groups the pattern has."""
+        return int(self._regex.groups)
+
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Searcher)

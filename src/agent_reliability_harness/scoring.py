@@ -39,7 +39,7 @@ class ScorePlan:
     category that a rule scores (in contract order), the positions of its rules'
     results by how they count (results come in the order of the rules given)."""
 
-    __slots__ = ("categories", "plan")
+    __slots__ = ("categories", "claims", "plan")
 
     def __init__(self, rules: Sequence[tuple[Rule, Severity]]) -> None:
         scored = {r.category for r, _ in rules if r.counts is not _NONE}
@@ -49,6 +49,9 @@ class ScorePlan:
         self.plan: list[
             tuple[Category, tuple[int, ...], tuple[tuple[int, bool], ...], int | None, bool]
         ] = []
+        # Per category with a coverage rule: the positions of its policy v1.3 ratio rules
+        # (claims, ARH-GRD-004/005), which score alongside the coverage.
+        self.claims: dict[Category, tuple[int, ...]] = {}
         for category in self.categories:
             mine = [(n, r, s) for n, (r, s) in enumerate(rules) if r.category is category]
             coverage = [n for n, r, _ in mine if r.counts is _COVERAGE]
@@ -61,6 +64,10 @@ class ScorePlan:
                     any(r.counts is _WHEN_SET for _, r, _ in mine),
                 )
             )
+            if coverage:
+                self.claims[category] = tuple(
+                    n for n, r, _ in mine if r.counts is _RATIO and r.since == "1.3"
+                )
 
     def scores(self, results: Sequence[RuleResult]) -> dict[Category, float]:
         """Scores of the categories that apply to this trace, in contract order, from the
@@ -75,6 +82,8 @@ class ScorePlan:
         for category, ratio, per_call, coverage, when_set in self.plan:
             if coverage is not None:  # a coverage rule alone scores its category
                 score = _coverage(results[coverage])
+                if self.claims[category]:
+                    score = _with_claims(score, [results[n] for n in self.claims[category]])
                 if score is not None:
                     out[category] = score
                 continue
@@ -121,6 +130,16 @@ def combined_scores(parts: Sequence[Mapping[Category, Tally]]) -> dict[Category,
         for c in Category
         if (t := sums.get(c)) is not None
     }
+
+
+def _with_claims(coverage: float | None, results: Sequence[RuleResult]) -> float | None:
+    """A coverage score with the policy v1.3 claims checks of its category: the lower of
+    the coverage and the claims' ratio (either alone when the other does not apply)."""
+    checks = sum(result.checks for result in results)
+    if not checks:
+        return coverage
+    ratio = _ratio(checks, sum(result.failed for result in results))
+    return ratio if coverage is None else min(coverage, ratio)
 
 
 def _coverage(result: RuleResult) -> float | None:

@@ -52,6 +52,7 @@ SAMPLES = ("tests/data/samples/policy.json", ["tests/data/samples/traces"])
 MIXED = ("tests/data/samples/policy.json", ["tests/data/mixed"])
 XSS = ("samples/policy.json", ["tests/data/html/xss.json"])
 AGENTS = ("tests/data/agents/policy.json", ["tests/data/agents/traces"])
+CLAIMS = ("tests/data/claims/policy.json", ["tests/data/claims/traces"])
 CMP = "tests/compare/data"
 
 
@@ -69,6 +70,7 @@ CASES: dict[str, Callable[[], str]] = {
     "mixed": lambda: streamed_html(*MIXED),
     "xss": lambda: streamed_html(*XSS),
     "agents": lambda: streamed_html(*AGENTS),
+    "claims": lambda: streamed_html(*CLAIMS),  # policy v1.3: "Checked against: step ..."
     "compare": _compare_page,
 }
 

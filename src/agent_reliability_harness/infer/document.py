@@ -156,6 +156,11 @@ def _v12(stats: RunStats, evidence: Evidence, policy: dict[str, Any]) -> None:
     tools = policy["allowed_tools"].values()
     if found or agents or any("output" in tool for tool in tools):
         policy["schema_version"] = "1.2"
+    # v1.3: claims the good runs show, proposed only (an annotation ARH never reads).
+    side_effects = {n for n, t in policy["allowed_tools"].items() if t.get("side_effect")}
+    proposed = stats.claims.proposals(side_effects, MIN_SUPPORT, evidence.say)
+    if proposed:
+        policy["x-arh-proposed"] = {"claims": proposed}
 
 
 def task_policies(stats: RunStats, policy_id: str, base: str, inferred: Inferred) -> None:

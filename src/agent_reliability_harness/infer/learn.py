@@ -18,6 +18,7 @@ from ..models.report import TraceReport
 from ..models.trace import Step, Trace
 from ..rules.outputs import decoded
 from .agents import AgentStats
+from .claims import ClaimStats, final_answer
 from .entities import EntityStats
 from .numbers import as_float
 from .results import OutputStats, json_kind
@@ -165,6 +166,7 @@ class RunStats:
     tasks: dict[str, list[list[tuple[str, str]]] | None] | None = None
     entities: EntityStats = field(default_factory=EntityStats)  # v1.2 preconditions
     agents: AgentStats = field(default_factory=AgentStats)  # v1.2 per-agent tool sets
+    claims: ClaimStats = field(default_factory=ClaimStats)  # v1.3 proposed claims
 
     def add(self, trace: Trace, report: TraceReport) -> None:
         self.runs += 1
@@ -205,6 +207,7 @@ class RunStats:
                 present.add((name, arg))
         self._tally(counts, repeated, present)
         self.entities.add_run(calls)
+        self.claims.add_run(calls, final_answer(trace))
         self.agents.add(trace)
         self._order(first)
         self._totals(trace, report, slowest)
@@ -274,6 +277,7 @@ class RunStats:
             self.endings[ending] = self.endings.get(ending, 0) + count
         self.bad_endings += other.bad_endings
         self.entities.merge(other.entities)
+        self.claims.merge(other.claims)
         self.agents.merge(other.agents)
         if self.tasks is not None and other.tasks is not None:
             for task_id, runs in other.tasks.items():

@@ -33,6 +33,10 @@ def _counts(policy: dict[str, Any]) -> str:
         (sum("output" in t for t in tools.values()), "output contracts"),
         (len(policy.get("preconditions", [])), "preconditions"),
         (len(policy.get("agents", {})), "agents"),
+        (
+            len(policy.get("x-arh-proposed", {}).get("claims", [])),
+            "claims proposed (x-arh-proposed)",
+        ),
     ):
         if count:
             parts.append(f"{count} {noun}")

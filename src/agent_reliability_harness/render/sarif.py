@@ -142,6 +142,10 @@ class _LogicalLocations:
         return {"index": step, "name": step_id, "fullyQualifiedName": qualified}
 
 
+# Rules whose related step is the call a claim was checked against (policy v1.3).
+_CHECKED_AGAINST = frozenset({"ARH-GRD-004", "ARH-GRD-005"})
+
+
 def _source_location(
     report: TraceReport, finding: Finding, logical: _LogicalLocations
 ) -> dict[str, Any]:
@@ -156,7 +160,11 @@ def _source_location(
     location["logicalLocations"] = [
         logical.reference(report, finding.source_step_index, finding.source_step_id)
     ]
-    location["message"] = {"text": f"Source: the output of step {finding.source_step_id}."}
+    if finding.rule_id in _CHECKED_AGAINST:  # policy v1.3 claims: the call checked
+        text = f"Checked against: the call at step {finding.source_step_id}."
+    else:
+        text = f"Source: the output of step {finding.source_step_id}."
+    location["message"] = {"text": text}
     return location
 
 

@@ -9,6 +9,7 @@ from ..models.common import Category, Severity
 from . import (  # noqa: F401  (each module declares its rules)
     agents,
     budget,
+    claims,
     completion,
     dataflow,
     flow,

@@ -153,6 +153,8 @@ class Rule(msgspec.Struct, frozen=True):
     module: str = ""
     # A plugin rule's documentation page (a built-in rule's is docs/rules.md).
     help_uri: str | None = None
+    # A finding's message as docs/rules.md shows it (None: no example shown).
+    example: str | None = None
 
     @property
     def built_in(self) -> bool:
@@ -217,6 +219,7 @@ def rule(
     severity_note: str | None = None,
     help_uri: str | None = None,
     since: str = "1",
+    example: str | None = None,
 ) -> Callable[[_D], _D]:
     """Declare a rule: decorate a `check(ctx)` function or a RuleState subclass (see the
     module docstring); what is decorated is registered and given back unchanged. A
@@ -250,6 +253,7 @@ def rule(
             module=module,
             help_uri=help_uri,
             since=since,
+            example=example,
             **kind,
         )
         return declared

@@ -67,4 +67,6 @@ def rules_markdown() -> str:
                 "",
                 f"Remediation: {rule.remediation}",
             ]
+            if rule.example is not None:
+                lines += ["", f"Example: {rule.example}"]
     return "\n".join(lines) + "\n"

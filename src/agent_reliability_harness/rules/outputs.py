@@ -4,8 +4,8 @@ calls `failed_when` marks as failed.
 
 - An output that is a string holding a JSON object or array (after leading
   whitespace) is read as that value; any other output is read as it is.
-- A dotted path's parts are object keys; on a list, a part written in decimal digits
-  is an index. `""` is the whole value.
+- Dotted paths are resolved by models/paths.py (object keys, list indexes, and `*`
+  for every element of a list); `""` is the whole value.
 - Values compare as JSON values: numbers by value (`1` equals `1.0`), a boolean never
   equals a number (`true` is not `1`), strings never equal numbers (`"1"` is not `1`),
   objects by their keys and values whatever their order.
@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 
 from ..models.common import Status
+from ..models.paths import MISSING, value_at, values_at
 from ..models.policy import FailedWhen
 from ..models.trace import Step
 
@@ -31,12 +32,11 @@ __all__ = [
     "identity",
     "json_equal",
     "value_at",
+    "values_at",
 ]
 
 _OK = Status.OK
 _decode = msgspec.json.decode
-# What value_at gives for a path that leads nowhere.
-MISSING: Any = object()
 
 
 def decoded(output: Any) -> Any:
@@ -50,23 +50,6 @@ def decoded(output: Any) -> Any:
         return _decode(text)
     except (msgspec.DecodeError, UnicodeError, RecursionError):
         return output
-
-
-def value_at(value: Any, path: str) -> Any:
-    """The value at a dotted path (`""`: the value itself), or MISSING."""
-    if not path:
-        return value
-    for part in path.split("."):
-        if isinstance(value, Mapping):
-            value = value.get(part, MISSING)
-        elif isinstance(value, list) and part.isdecimal() and part.isascii():
-            position = int(part)
-            value = value[position] if position < len(value) else MISSING
-        else:
-            return MISSING
-        if value is MISSING:
-            return MISSING
-    return value
 
 
 def json_equal(a: Any, b: Any) -> bool:
@@ -113,9 +96,14 @@ def identity(value: Any) -> Any:
 
 
 def _matches(rule: FailedWhen, output: Any) -> bool:
-    found = value_at(output, rule.path)
-    if found is MISSING:
-        return False
+    """Whether the output's value at the rule's path (any of them, with a `*`) meets it."""
+    if not rule.star:
+        found = value_at(output, rule.path)
+        return found is not MISSING and _meets(rule, found)
+    return any(_meets(rule, found) for found in values_at(output, rule.path))
+
+
+def _meets(rule: FailedWhen, found: Any) -> bool:
     if rule.has_equals:
         return json_equal(found, rule.equals)
     assert rule.pattern is not None

@@ -4,7 +4,9 @@ tool about the same entity (`preconditions`).
 Near-linear: each precondition keeps the identities (outputs.identity) of the values
 its earlier effective-ok `requires` calls had at the right-hand paths, as one set of
 tuples; a call of `call` is then one lookup. Kept across chunks, so a trace read a
-chunk at a time gives the same result.
+chunk at a time gives the same result. A precondition with a `*` path (v1.3) keeps,
+per earlier call, the set of identities each right-hand path reaches, and a call meets
+it when every value each left-hand path reaches is in the set of the same earlier call.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import json
 from typing import Any
 
 from ..models.common import Category, Severity
+from ..models.paths import has_star, values_at
 from ..models.policy import Policy, Precondition
 from ..models.trace import Step
 from .base import MAX_FINDINGS, Hit, RuleContext, RuleState, brief, rule
@@ -24,7 +27,7 @@ _OUTPUT = "output."
 class _Entry:
     """One precondition and what the earlier calls of its `requires` tool gave."""
 
-    __slots__ = ("ok_calls", "rights", "rule", "seen")
+    __slots__ = ("ok_calls", "reached", "rights", "rule", "seen", "star")
 
     def __init__(self, rule: Precondition) -> None:
         self.rule = rule
@@ -35,10 +38,16 @@ class _Entry:
         )
         self.seen: set[tuple[Any, ...]] = set()  # identities of the right-hand values
         self.ok_calls = 0  # earlier effective-ok calls of `requires`
+        # v1.3: with a `*` path, per earlier call the identities each right path reaches.
+        self.star = any(has_star(left) or has_star(right) for left, right in rule.same)
+        self.reached: list[tuple[frozenset[Any], ...]] = []
 
     def record(self, step: Step) -> None:
         """An effective-ok call of `requires`: its values at the right-hand paths."""
         self.ok_calls += 1
+        if self.star:
+            self._record_reached(step)
+            return
         if not self.rights:
             if not self.seen:
                 self.seen.add(())
@@ -56,6 +65,23 @@ class _Entry:
                 return  # it cannot meet the precondition
             values.append(identity(value))
         self.seen.add(tuple(values))
+
+    def _record_reached(self, step: Step) -> None:
+        output = decoded(step.output) if any(o for o, _ in self.rights) else None
+        sets = []
+        for in_output, path in self.rights:
+            found = values_at(output if in_output else step.arguments or {}, path)
+            if not found:
+                return  # it cannot meet the precondition
+            sets.append(frozenset(identity(value) for value in found))
+        self.reached.append(tuple(sets))
+
+    def met(self, lefts: list[frozenset[Any]]) -> bool:
+        """With a `*` path: whether one earlier call reached every left-hand value."""
+        return any(
+            all(left <= right for left, right in zip(lefts, sets, strict=True))
+            for sets in self.reached
+        )
 
 
 def _compile(policy: Policy) -> tuple[dict[str, list[_Entry]], dict[str, list[_Entry]]]:
@@ -110,6 +136,9 @@ class PreconditionNotMet(RuleState):
         result = self.result
         result.checks += 1
         arguments = step.arguments or {}
+        if entry.star:
+            self._check_star(index, step, entry, arguments)
+            return
         wanted: dict[str, Any] = {}
         for left, _ in entry.rule.same:
             value = value_at(arguments, left)
@@ -120,6 +149,19 @@ class PreconditionNotMet(RuleState):
         if tuple(identity(value) for value in wanted.values()) in entry.seen:
             return
         self._hit(index, step, entry, None, wanted)
+
+    def _check_star(self, index: int, step: Step, entry: _Entry, arguments: Any) -> None:
+        wanted: dict[str, Any] = {}
+        lefts = []
+        for left, _ in entry.rule.same:
+            found = values_at(arguments, left)
+            if not found:
+                self._hit(index, step, entry, f"has no argument '{left}'", None)
+                return
+            wanted[left] = found if has_star(left) else found[0]
+            lefts.append(frozenset(identity(value) for value in found))
+        if not entry.met(lefts):
+            self._hit(index, step, entry, None, wanted)
 
     def _hit(self, index: int, step: Step, entry: _Entry, lacks: str | None, wanted: Any) -> None:
         result, rule = self.result, entry.rule

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from ..types import KNOWN_TYPES, TYPE_NAMES, canonical_type
+from .claims_model import Claim, ClaimValues, FalseSuccess
 from .load import POLICY_SUFFIXES, LoadedPolicy, check_policy, load_policies, load_policy
 from .model import (
     BLOB_KINDS,
@@ -38,10 +39,13 @@ __all__ = [
     "ArgSpec",
     "ArgumentsMatch",
     "Budgets",
+    "Claim",
+    "ClaimValues",
     "Completion",
     "Dataflow",
     "ErrorHandling",
     "ExpectedCall",
+    "FalseSuccess",
     "FailedWhen",
     "Grounding",
     "LoadedPolicy",

@@ -104,7 +104,18 @@ POLICY = Obj(
                 )
             )
         ),
-        "completion": Obj(dict.fromkeys(("require_final_response", "max_steps", "final_tools"))),
+        "completion": Obj(
+            dict.fromkeys(
+                (
+                    "require_final_response",
+                    "max_steps",
+                    "final_tools",
+                    "no_false_success",
+                    "success_pattern",
+                    "failure_pattern",
+                )
+            )
+        ),
         "trajectory": Obj(
             {
                 "expected": Items(EXPECTED_CALL),
@@ -124,6 +135,17 @@ POLICY = Obj(
             )
         ),
         "preconditions": Items(Obj({"call": None, "requires": None, "same": Names(None)})),
+        # Policy v1.3 section 1.
+        "claims": Items(
+            Obj(
+                {
+                    **dict.fromkeys(("name", "when", "unless", "requires", "scope")),
+                    "ignore_case": None,
+                    "same": Names(None),
+                    "values": Items(Obj(dict.fromkeys(("pattern", "in")))),
+                }
+            )
+        ),
     }
 )
 

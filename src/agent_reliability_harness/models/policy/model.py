@@ -13,6 +13,7 @@ import msgspec
 
 from ...patterns import FullMatcher, GlobSet, PatternSet, Searcher
 from ..types import KNOWN_TYPES
+from .claims_model import Claim, FalseSuccess
 from .trajectory_model import Trajectory
 
 # The blobs an unsafe pattern may search (policy v1.1 section 4), in report order.
@@ -55,6 +56,7 @@ class FailedWhen(msgspec.Struct, frozen=True):
     equals: Any = None
     has_equals: bool = False  # `equals` was given (it may be null)
     pattern: Searcher | None = None  # a case-sensitive RE2 search
+    star: bool = False  # the path has a `*` part (v1.3): any value it reaches may match
 
 
 class ToolSchema(msgspec.Struct, frozen=True):
@@ -149,6 +151,8 @@ class Completion(msgspec.Struct, frozen=True):
     # With require_final_response: a last step that is an ok call of one of these
     # tools (after error_output_patterns) completes the trace.
     final_tools: tuple[str, ...] = ()
+    # v1.3 section 2: `no_false_success` and its patterns (None: not set), ARH-GRD-005.
+    false_success: FalseSuccess | None = None
 
 
 class AppliesTo(msgspec.Struct, frozen=True):
@@ -328,6 +332,7 @@ class Policy(msgspec.Struct, frozen=True):
     # Policy v1.2 section 6: "recorded" also checks calls against the tool definitions the
     # trace recorded (metadata `declared_tools`, ARH-SCH-015); "policy" (default) does not.
     tool_contracts: str = "policy"
+    claims: tuple[Claim, ...] = ()  # v1.3 section 1 (ARH-GRD-004)
 
     @property
     def side_effect_tools(self) -> frozenset[str]:

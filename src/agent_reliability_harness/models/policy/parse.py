@@ -22,6 +22,7 @@ from .sections import (
 )
 from .trajectory import parse_trajectory
 from .v12 import parse_failed_when, parse_output, parse_preconditions, parse_repeats
+from .v13 import parse_claims, parse_false_success
 from .values import count, dedupe, err, flag, number, one_of, pattern_set, section, show, strings
 
 
@@ -80,6 +81,7 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         agents=agents,
         allow_unlisted_agents=allow_unlisted_agents,
         tool_contracts=_parse_tool_contracts(data),
+        claims=parse_claims(data, notes),
     )
 
 
@@ -195,4 +197,9 @@ def _parse_completion(data: dict[str, Any], notes: Notes) -> Completion:
     final_tools = dedupe(strings(raw, "final_tools", "completion.final_tools"))
     if final_tools and not required:
         notes.warn("completion.final_tools", "has no effect without 'require_final_response: true'")
-    return Completion(require_final_response=required, max_steps=max_steps, final_tools=final_tools)
+    return Completion(
+        require_final_response=required,
+        max_steps=max_steps,
+        final_tools=final_tools,
+        false_success=parse_false_success(raw, notes),
+    )

@@ -1,8 +1,9 @@
 """The policy v1.2 keys of sections 2-4: `preconditions`, a tool's `output` contract and
 `failed_when`, and `error_handling.max_identical_repeats` / `require_recorded_outcome`.
 
-Paths are dotted (`order.id`, `items.0.sku`); each part is an object key, or a list
-index written in decimal. They are checked for shape here and kept as written.
+Paths are dotted (`order.id`, `items.0.sku`, v1.3 `items.*.sku`; models/paths.py):
+each part is an object key, a list index written in decimal, or `*` for every element
+of a list. They are checked for shape here and kept as written.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 from ...patterns import Searcher
 from ..common import type_name
+from ..paths import has_star, path_problem
 from .args import parse_arg_spec
 from .model import ArgSpec, FailedWhen, Precondition
 from .notes import Notes, dotted
@@ -19,20 +21,20 @@ from .values import count, err, flag, section, show
 __all__ = [
     "parse_failed_when",
     "parse_output",
+    "parse_path",
     "parse_preconditions",
     "parse_repeats",
 ]
 
 
 def _path(value: Any, where: str, empty_ok: bool = False) -> str:
-    """A dotted path: a string of non-empty parts ("" only where it means the whole)."""
-    if not isinstance(value, str):
-        raise err(where, f"must be a dotted path string (got {type_name(value)})")
-    if value == "" and empty_ok:
-        return value
-    if not value or any(not part for part in value.split(".")):
-        raise err(where, f"must be a dotted path of non-empty parts (got {show(value)})")
-    return value
+    """A dotted path (models/paths.py): a string of non-empty parts ("" only where it
+    means the whole); a `*` part is every element of a list (v1.3)."""
+    problem = path_problem(value, empty_ok)
+    if problem is None:
+        return str(value)
+    got = type_name(value) if not isinstance(value, str) else show(value)
+    raise err(where, f"{problem} (got {got})")
 
 
 def parse_preconditions(
@@ -102,14 +104,14 @@ def _failed_when(item: Any, where: str) -> FailedWhen:
     if has_equals == (pattern is not None):
         raise err(where, "must hold exactly one of 'equals' and 'pattern'")
     if pattern is None:
-        return FailedWhen(path=path, equals=item["equals"], has_equals=True)
+        return FailedWhen(path=path, equals=item["equals"], has_equals=True, star=has_star(path))
     if not isinstance(pattern, str):
         raise err(f"{where}.pattern", f"must be a string (got {type_name(pattern)})")
     try:
         searcher = Searcher(pattern, case_sensitive=True)
     except ValueError as exc:
         raise err(f"{where}.pattern", f"{pattern!r} {exc}") from None
-    return FailedWhen(path=path, pattern=searcher)
+    return FailedWhen(path=path, pattern=searcher, star=has_star(path))
 
 
 def parse_repeats(raw: dict[str, Any], notes: Notes, side_effects: bool) -> tuple[int | None, bool]:
@@ -122,3 +124,8 @@ def parse_repeats(raw: dict[str, Any], notes: Notes, side_effects: bool) -> tupl
             "has no effect: no listed tool has 'side_effect: true'",
         )
     return repeats, recorded
+
+
+def parse_path(value: Any, where: str, empty_ok: bool = False) -> str:
+    """A dotted path of any key that takes one (v1.3 `claims` too), checked for shape."""
+    return _path(value, where, empty_ok)

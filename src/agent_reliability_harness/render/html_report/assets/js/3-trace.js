@@ -33,11 +33,13 @@
     }
     return card;
   }
-  // The step a flagged value came from (data flow): a link into the timeline when the
-  // trace is embedded and the step is in it, else its id.
+  // The step a flagged value came from (data flow), or the call a claim was checked
+  // against (policy v1.3 claims): a link into the timeline when the trace is embedded
+  // and the step is in it, else its id.
+  const CHECKED_AGAINST = {'ARH-GRD-004': 1, 'ARH-GRD-005': 1};
   function sourceLine(f) {
     const line = el('div', 'fix source');
-    add(line, D.createTextNode('Value from: '));
+    add(line, D.createTextNode(CHECKED_AGAINST[f.rule_id] ? 'Checked against: ' : 'Value from: '));
     const n = f.source_step_index, ctx = ui.ctx;
     if (typeof n === 'number' && ctx && n < ctx.steps.length) {
       const go = el('button', 'linkish', 'step #' + (n + 1) + ' ' + f.source_step_id);
