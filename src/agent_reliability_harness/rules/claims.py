@@ -186,7 +186,8 @@ class ClaimNotBacked(RuleState):
         if key not in self.known:
             self.known = {k: v for k, v in self.known.items() if k[0] != n}
             self.known[key] = _verdict(claim, claimed, calls)
-        return self.known[key]
+        known: tuple[str, _Call | None, dict[str, Any]] | None = self.known[key]
+        return known
 
     def _hit(self, answer: Answer, claim: Claim, sentence: str, *verdict: Any) -> None:
         result = self.result
