@@ -285,8 +285,10 @@ class CachedProcessor:
             entry.summaries = [list(row) for row in zip(*made_by, strict=True)]
         if key is not None and not any(f.message.startswith("cannot read") for f in made.failures):
             # A full or read-only cache: the run goes on without this entry.
-            payload = _ENCODER.encode(entry)
-            with contextlib.suppress(OSError):
+            # An integer beyond 64 bits (in a finding, an outcome) has no msgpack form:
+            # that unit is judged again next time, never an internal error.
+            with contextlib.suppress(OSError, OverflowError):
+                payload = _ENCODER.encode(entry)
                 self.store.put(key.hex(), payload)
                 self.builder.partial.stored += entry_size(payload)
         self._replay(entry, cached=False)
