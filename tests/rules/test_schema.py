@@ -24,7 +24,8 @@ def test_nan_fails_every_bound() -> None:
 
 def test_type_names_come_from_one_table() -> None:
     assert set(ARG_TYPES) == KNOWN_TYPES == {"str", "int", "float", "bool", "list", "dict", "any"}
-    assert type_matches("float", 1) and not type_matches("int", 1.0)
+    assert type_matches("float", 1) and not type_matches("int", 1.5)
+    assert type_matches("int", 1.0)  # issue 31: JSON has one number type
     assert not type_matches("int", True) and not type_matches("float", False)
     assert type_matches("any", None) and type_matches("uuid", 1) is None
 
