@@ -31,7 +31,8 @@ def _policy(tmp: Path) -> Path:
 
 def _reports(tmp: Path, traces: Path, *how: str) -> tuple[int, str, bytes, bytes]:
     json_out, sarif_out = tmp / "r.json", tmp / "r.sarif"
-    args = ["validate", "--policy", str(_policy(tmp)), str(traces), "--show", "summary", "--json-out", str(json_out)]
+    policy = () if "--policy" in how else ("--policy", str(_policy(tmp)))
+    args = ["validate", *policy, str(traces), "--show", "summary", "--json-out", str(json_out)]
     code, out, err = _cli([*args, "--sarif-out", str(sarif_out), *how])
     assert "internal error" not in err, err
     return code, out, json_out.read_bytes(), sarif_out.read_bytes()
@@ -78,3 +79,25 @@ def test_a_fifo_in_the_cache_is_a_miss_not_a_hang(tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == first[0], done.stderr
     assert "cache: 0 of 3" in done.stdout
+
+
+def test_a_line_inserted_above_keeps_every_later_entry(
+    tmp_path: Path, bench_corpus: tuple[Path, Path]
+) -> None:
+    """Entries are keyed by a line's bytes, not its number: a trace moved down a line is
+    taken from the cache, its line positions (SARIF) moved with it."""
+    policy, traces = bench_corpus
+    lines = traces.read_text().splitlines()[:60]
+    store = tmp_path / "store.jsonl"
+    store.write_text("\n".join(lines) + "\n")
+    cache = ("--cache", str(tmp_path / "cache"))
+    base = ("--policy", str(policy), "--show", "all")
+    _reports(tmp_path, store, *base, *cache)
+    new = json.loads(lines[0])
+    new["trace_id"] = "inserted"
+    store.write_text("\n".join([json.dumps(new), *lines]) + "\n")
+    code, out, *reports = _reports(tmp_path, store, *base, *cache)
+    assert _hits(out) == 60
+    plain = _reports(tmp_path, store, *base)
+    assert (code, *reports) == (plain[0], *plain[2:])
+    assert out.replace("cache: 60 of 61 traces from the cache\n", "") == plain[1]
