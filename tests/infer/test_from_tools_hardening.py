@@ -51,3 +51,24 @@ def test_the_policy_written_is_one_check_policy_accepts(tmp_path: Path) -> None:
     code, _, err = cli(["infer", "--from-tools", str(tools), "--out", str(out), "--quiet"])
     assert code == 0, err
     assert cli(["check-policy", str(out)])[0] == 0
+
+
+def test_a_server_tool_is_allowed_and_says_its_arguments_warn(tmp_path: Path) -> None:
+    """An Anthropic server tool declares no schema: its arguments are ARH-SCH-005
+    warnings (as the policy's x-arh-untranslated line and docs/infer.md say), never an
+    error."""
+    tools, out = tmp_path / "tools.json", tmp_path / "policy.json"
+    tools.write_text(json.dumps({"tools": [{"type": "bash_20250124", "name": "bash"}]}))
+    assert cli(["infer", "--from-tools", str(tools), "--out", str(out), "--quiet"])[0] == 0
+    [line] = json.loads(out.read_text())["allowed_tools"]["bash"]["x-arh-untranslated"]
+    assert "ARH-SCH-005" in line
+    trace = {"trace_id": "t", "agent_name": "a", "workflow": "w", "steps": [
+        {"step_id": "s1", "type": "tool_call", "tool_name": "bash", "arguments": {"cmd": "ls"}},
+        {"step_id": "s2", "type": "model_response", "text": "done"}]}  # fmt: skip
+    (tmp_path / "t.json").write_text(json.dumps(trace))
+    code, _, _ = cli(["validate", "--policy", str(out), str(tmp_path / "t.json"), "--quiet",
+                      "--json-out", str(tmp_path / "r.json")])  # fmt: skip
+    [report] = json.loads((tmp_path / "r.json").read_text())["reports"]
+    assert [(f["rule_id"], f["severity"]) for f in report["findings"]] == [
+        ("ARH-SCH-005", "warning")
+    ]
