@@ -290,3 +290,22 @@ def test_a_nested_value_meets_the_rules_a_top_level_one_does(spec: Any, value: A
             else:
                 assert label == paths[name] and finding.observed["path"] == paths[name]
     assert seen["xs"] == seen["x"] == seen["o"]
+
+
+def test_a_warning_only_trace_fails_under_a_higher_fail_under() -> None:
+    """Issue 31 (decided): warnings lower the score like any failed check; --fail-under
+    judges the score, so a trace with no error can fail (POLICY-SPEC.md)."""
+    import json as _json
+    from pathlib import Path as _Path
+
+    from agent_reliability_harness.engine import evaluate
+    from agent_reliability_harness.models.policy import parse_policy
+    from agent_reliability_harness.models.trace import Trace
+
+    case = _Path(__file__).parents[1] / "cases/ARH-FLW-007/fail_a_warning_lowers_the_score.json"
+    data = _json.loads(case.read_text())
+    trace = Trace.from_dict({"trace_id": "t", "agent_name": "a", "workflow": "w",
+                             "steps": data["steps"]})  # fmt: skip
+    policy = parse_policy({"policy_id": "p", **data["policy"]})
+    assert evaluate(trace, policy, 70).passed
+    assert not evaluate(trace, policy, 90).passed

@@ -134,7 +134,7 @@ class IdenticalRepeats(RuleState):
             (step.arguments or None) != (head.arguments or None)
             or output != self.head_output
             or step.status is not head.status
-            or step.error != head.error
+            or (step.error or None) != (head.error or None)  # "" is no error text
         ):
             return False
         if self.key is None:

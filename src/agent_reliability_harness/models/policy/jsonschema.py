@@ -28,7 +28,7 @@ _HANDLED = frozenset(
     {
         "type", "enum", "const", "pattern", "minimum", "maximum", "exclusiveMinimum",
         "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "items",
-        "properties", "required", "additionalProperties", "$ref",
+        "properties", "required", "additionalProperties", "$ref", "nullable",
     }
 )  # fmt: skip
 MAX_DEPTH = 30  # nested items/properties (the policy allows 32)
@@ -212,7 +212,10 @@ def arg_spec(
         return {}
     spec: dict[str, Any] = {}
     kind = _type(schema, path, out)
-    if kind is not None:
+    if kind is not None and schema.get("nullable") is True:
+        # OpenAPI's `nullable`: null is allowed too, which a policy type cannot say.
+        out.note(path, f"type {_show(kind)} not checked (nullable: null is allowed too)")
+    elif kind is not None:
         spec["type"] = kind
     _enum(schema, path, out, spec)
     pattern = _pattern(schema, path, out)
