@@ -183,15 +183,15 @@ def main(argv: list[str] | None = None) -> int:
             f"{cached_cpu / plain_cpu:.3f} (1/{plain_cpu / cached_cpu:.1f}; target <= 1/5, "
             "aim 1/10). JSON and SARIF byte-identical in every round."
         )
-        problems += _invalidations(work, policy, rules, base, cache, say)
+        problems += _invalidations(work, policy, rules=rules, base=base, cache=cache, say=say)
         say("")
         say(f"Load average at the end: {os.getloadavg()[0]:.2f} (2 shared CPUs).")
     for problem in problems:
         print(f"FAILED: {problem}")
     if not problems and not args.no_write:
-        title, markers = (
-            (HEAVY_TITLE, HEAVY_MARKERS) if args.findings_heavy else (TITLE, reference.CACHE_MARKERS)
-        )
+        heavy = args.findings_heavy
+        title = HEAVY_TITLE if heavy else TITLE
+        markers = HEAVY_MARKERS if heavy else reference.CACHE_MARKERS
         reference.write_section(reference.RESULTS, said, title, markers)
     return 1 if problems else 0
 
@@ -199,6 +199,7 @@ def main(argv: list[str] | None = None) -> int:
 def _invalidations(
     work: Path,
     policy: Path,
+    *,
     rules: dict[str, Any],
     base: list[str],
     cache: list[str],

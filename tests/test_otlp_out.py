@@ -16,8 +16,10 @@ import pytest
 
 from agent_reliability_harness.cli import main, validate_cmd
 from agent_reliability_harness.cli.common import Streams
+from agent_reliability_harness.models.common import Severity
+from agent_reliability_harness.models.report import Finding, TraceReport
 from agent_reliability_harness.pipeline import executors
-from agent_reliability_harness.render.otlp import source_trace_id
+from agent_reliability_harness.render.otlp import source_trace_id, trace_records
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "otlp"
 FIXTURES = "tests/adapters/fixtures"
@@ -132,10 +134,6 @@ def test_source_trace_ids(source: str | None, trace_id: str, expected: str | Non
 
 def test_a_finding_of_an_agents_entry_names_its_agent() -> None:
     """Issue 31: `arh.agent` on the findings of `agents` entries, as in every format."""
-    from agent_reliability_harness.models.common import Severity
-    from agent_reliability_harness.models.report import Finding, TraceReport
-    from agent_reliability_harness.render.otlp import trace_records
-
     finding = Finding(rule_id="ARH-SCH-001", severity=Severity.ERROR, category="schema",
                       message="m", step_id="s1", agent="writer")  # fmt: skip
     report = TraceReport("t", "a", "w", "p", 0.0, False, None, None, None, None, None, (finding,))

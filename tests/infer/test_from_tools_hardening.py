@@ -66,7 +66,7 @@ def test_a_server_tool_is_allowed_and_says_its_arguments_warn(tmp_path: Path) ->
         {"step_id": "s1", "type": "tool_call", "tool_name": "bash", "arguments": {"cmd": "ls"}},
         {"step_id": "s2", "type": "model_response", "text": "done"}]}  # fmt: skip
     (tmp_path / "t.json").write_text(json.dumps(trace))
-    code, _, _ = cli(["validate", "--policy", str(out), str(tmp_path / "t.json"), "--quiet",
+    cli(["validate", "--policy", str(out), str(tmp_path / "t.json"), "--quiet",
                       "--json-out", str(tmp_path / "r.json")])  # fmt: skip
     [report] = json.loads((tmp_path / "r.json").read_text())["reports"]
     assert [(f["rule_id"], f["severity"]) for f in report["findings"]] == [

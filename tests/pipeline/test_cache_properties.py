@@ -19,13 +19,13 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from helpers import ROOT
 from policy_strategies import valid_policies
 from strategies import traces
 
-from helpers import ROOT
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rule_plugins"))
-from plugin_helpers import fake_plugin  # noqa: E402
+from plugin_helpers import fake_plugin
 
 HEAD = "from agent_reliability_harness.rules import *\n\n"
 _DECLARE = "@rule('HOST-SAF-001', Category.SAFETY, Severity.WARNING, title='t', remediation='r')\n"

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from plugin_helpers import arh, fake_plugin, policy, refund_trace, write_json
+from plugin_helpers import arh, fake_plugin, policy, refund_trace, run, write_json
 
 HEAD = "from agent_reliability_harness.rules import *\n\n"
 
@@ -84,8 +84,6 @@ def test_a_package_plugin_gets_only_its_own_rules(tmp_path: Path) -> None:
         "    print(name, [r.rule_id for r in plugin_rules(name)])\n"
     )
     (tmp_path / "probe.py").write_text(script)
-    from plugin_helpers import run
-
     for order in (["inner", "outer"], ["outer", "inner"]):
         done = run(["probe.py", *order], site, tmp_path)
         assert done.returncode == 0, done.stderr
@@ -114,7 +112,9 @@ MUTATES = {
 @pytest.mark.parametrize("kind", sorted(MUTATES))
 def test_a_plugin_rule_cannot_change_a_built_in_verdict(tmp_path: Path, kind: str) -> None:
     site = tmp_path / "site"
-    fake_plugin(site, "mutate", "mutate_rules", _rule(MUTATES[kind], "AAA-SCH-001", "INFO", "SCHEMA"))
+    fake_plugin(
+        site, "mutate", "mutate_rules", _rule(MUTATES[kind], "AAA-SCH-001", "INFO", "SCHEMA")
+    )
     trace = refund_trace(10)
     trace["outcome"] = {"success": False}
     write_json(tmp_path / "trace.json", trace)
@@ -165,7 +165,9 @@ FAULTS = {
         "value on trace 't-1'",
     ),
     "NaN": (
-        _rule("def check(ctx):\n    return RuleResult(1, 1, [Hit(0, 'm', observed=[float('nan')])])\n"),
+        _rule(
+            "def check(ctx):\n    return RuleResult(1, 1, [Hit(0, 'm', observed=[float('nan')])])\n"
+        ),
         "rule ACME-SAF-001 returned a result whose hits[0].observed is nan, not a finite "
         "number on trace 't-1'",
     ),

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent_reliability_harness.engine import evaluate
+from agent_reliability_harness.models.policy import parse_policy
+from agent_reliability_harness.models.trace import Trace
 from agent_reliability_harness.models.types import ARG_TYPES, KNOWN_TYPES
 from agent_reliability_harness.rules.schema import json_equal, type_matches
 from helpers import findings, report, response, tool_call
@@ -295,15 +300,8 @@ def test_a_nested_value_meets_the_rules_a_top_level_one_does(spec: Any, value: A
 def test_a_warning_only_trace_fails_under_a_higher_fail_under() -> None:
     """Issue 31 (decided): warnings lower the score like any failed check; --fail-under
     judges the score, so a trace with no error can fail (POLICY-SPEC.md)."""
-    import json as _json
-    from pathlib import Path as _Path
-
-    from agent_reliability_harness.engine import evaluate
-    from agent_reliability_harness.models.policy import parse_policy
-    from agent_reliability_harness.models.trace import Trace
-
-    case = _Path(__file__).parents[1] / "cases/ARH-FLW-007/fail_a_warning_lowers_the_score.json"
-    data = _json.loads(case.read_text())
+    case = Path(__file__).parents[1] / "cases/ARH-FLW-007/fail_a_warning_lowers_the_score.json"
+    data = json.loads(case.read_text())
     trace = Trace.from_dict({"trace_id": "t", "agent_name": "a", "workflow": "w",
                              "steps": data["steps"]})  # fmt: skip
     policy = parse_policy({"policy_id": "p", **data["policy"]})

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+
 def _integer(value: Any) -> bool:
     """An integer, or a float with no fractional part (`3.0`): JSON has one number type,
     and JSON Schema's `integer` accepts any number whose fractional part is zero."""

@@ -253,7 +253,6 @@ class CachedProcessor:
         key.update(data)
         return bytes(key.digest())
 
-
     def _get(self, key: bytes) -> Entry | None:
         payload = self.store.get(key.hex())
         if payload is None:

@@ -179,6 +179,7 @@ def _result(
     occurrence: int,
     rule_index: dict[str, int],
     logical: _LogicalLocations,
+    *,
     digest: str | None = "",
 ) -> dict[str, Any]:
     """One result; `digest` None: its fingerprints left for the caller to fill in."""
@@ -193,10 +194,7 @@ def _result(
             "region": {"startLine": _line(report, finding.step_index)},
         }
     location["logicalLocations"] = [logical.reference(report, finding.step_index, finding.step_id)]
-    if digest is not None:
-        digest = fingerprint(report.trace_id, finding, occurrence)
-    else:
-        digest = ""
+    digest = "" if digest is None else fingerprint(report.trace_id, finding, occurrence)
     # Findings from this build always carry a rule ID; older (v0.1) reports may not.
     result: dict[str, Any] = {"ruleId": finding.rule_id or f"{finding.category}/unidentified"}
     if finding.rule_id in rule_index:
@@ -304,15 +302,18 @@ def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
     rule_index = {rule.rule_id: position for position, rule in enumerate(rules)}
     logical = _LogicalLocations()
     results = [_result(r, f, n, rule_index, logical) for r, f, n in selected]
-    return log_of(report, options, rules, omitted, logical.entries or None, results)
+    return log_of(
+        report, options, rules, omitted=omitted, logical=logical.entries or None, results=results
+    )
 
 
 def log_of(
     report: RunReport,
     options: RenderOptions,
     rules: tuple[Rule, ...],
+    *,
     omitted: int,
-    logical_entries: Any,
+    logical: Any,
     results: Any,
 ) -> dict[str, Any]:
     """The log around its results and logical locations (None: none), whichever way
@@ -338,8 +339,8 @@ def log_of(
         run["invocations"] = [
             {"executionSuccessful": success, "toolExecutionNotifications": notifications}
         ]
-    if logical_entries is not None:
-        run["logicalLocations"] = logical_entries
+    if logical is not None:
+        run["logicalLocations"] = logical
     run["results"] = results
     run["properties"] = {"policy_id": report.policy_id}
     if several(report.policy_id):

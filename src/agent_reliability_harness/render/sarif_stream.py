@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -73,18 +73,6 @@ def _split(text: str) -> list[str]:
     return [*parts, text]
 
 
-def _entries(holes: _Holes) -> list[list[Any]]:
-    """The logical location entries the result's references made, each as its key and
-    its text (a step's with a hole for its parent's index)."""
-    out = []
-    for key, entry in zip(holes._index, holes.entries, strict=True):
-        if "parentIndex" in entry:
-            entry = {**entry, "parentIndex": _PARENT}
-        text = element(entry, _DEPTH)
-        out.append([list(key), text.split(str(_PARENT))])
-    return out
-
-
 def trace_fragment(report: TraceReport) -> str:
     """The trace's results as fragments ("" for a trace without findings): a header line
     (the trace id and each finding's severity rank, enough to apply the results cap
@@ -101,7 +89,9 @@ def trace_fragment(report: TraceReport) -> str:
         occurrence = seen.get(key, 0)
         seen[key] = occurrence + 1
         holes = _Holes()
-        result = sarif._result(report, finding, occurrence, {finding.rule_id: _RULE}, holes, None)
+        result = sarif._result(
+            report, finding, occurrence, _rule_hole(finding.rule_id), holes, digest=None
+        )
         result["partialFingerprints"] = {
             sarif.FINGERPRINT_KEY: _DIGEST,
             "primaryLocationLineHash": _LINE_HASH,
@@ -122,6 +112,12 @@ def trace_fragment(report: TraceReport) -> str:
     return head + "\n" + msgspec.json.encode([rows, entries]).decode()
 
 
+def _rule_hole(rule_id: str | None) -> dict[str, int]:
+    """The rule index map `sarif._result` reads, giving every finding (a v0.1 one without
+    a rule ID too) the ruleIndex hole: filled, or dropped, when the catalogue is known."""
+    return cast(dict[str, int], {rule_id: _RULE})
+
+
 def _parented(entry: dict[str, Any]) -> dict[str, Any]:
     return {**entry, "parentIndex": _PARENT} if "parentIndex" in entry else entry
 
@@ -130,9 +126,9 @@ def _items(values: list[dict[str, Any]]) -> list[str]:
     """Each value laid out as an element of a results array (one formatting for all):
     an element starts on a line of its own, `{` at the element's indent."""
     text = element(values, _DEPTH - 1)
-    start = "\n" + _ITEM + "{"
     body = text[2 + len(_ITEM) : -len(_ITEM)]  # "[\n" + indent ... "\n" + indent - 2 + "]"
-    return [part if n == 0 else "{" + part for n, part in enumerate(body.split(",\n" + _ITEM + "{"))]
+    parts = body.split(",\n" + _ITEM + "{")
+    return [part if n == 0 else "{" + part for n, part in enumerate(parts)]
 
 
 @dataclass
@@ -209,7 +205,14 @@ class SarifWriter:
         order: list[LogicalKey] = []
         results = [self._result(row, rule_index, logical, order) for row in rows]
         texts = [self._entry(entries[key], key, logical) for key in order]
-        log = sarif.log_of(run, options, rules, omitted, _LOGICAL if texts else None, _RESULTS)
+        log = sarif.log_of(
+            run,
+            options,
+            rules,
+            omitted=omitted,
+            logical=_LOGICAL if texts else None,
+            results=_RESULTS,
+        )
         text = dumps(log)
         if texts:
             head, _, text = text.partition(f'"logicalLocations": {_LOGICAL}')
@@ -239,13 +242,13 @@ class SarifWriter:
     def _result(
         self,
         row: list[Any],
-        rule_index: dict[str | None, int],
+        rule_index: dict[str, int],
         logical: dict[LogicalKey, int],
         order: list[Any],
     ) -> str:
         trace_id, rule_id, category, step_id, occurrence, keys, parts = row
         digest = sarif.key_fingerprint(trace_id, rule_id, category, step_id, occurrence)
-        position = rule_index.get(rule_id)
+        position = None if rule_id is None else rule_index.get(rule_id)
         if position is None:  # no rule of the catalogue: no ruleIndex (as sarif._result)
             out = [parts[0].rsplit(",\n", 1)[0], parts[1]]
         else:
