@@ -1,7 +1,7 @@
 """`--cache`: a re-run over a store where 1% of the traces changed, against a run without
 cache, in paired whole-process runs (CPU seconds, `--jobs 1`).
 
-    python benchmarks/cache.py [--count 20000] [--rounds 3] [--no-write]
+    python benchmarks/cache.py [--count 20000] [--rounds 3] [--no-write] [--findings-heavy]
 
 A 20k-trace JSONL store (corpus.py) is judged once with the cache to fill it. Each round
 then changes a different 1% of the traces (every 100th line, from a round-dependent
@@ -12,6 +12,10 @@ cache, and two invalidations are checked: a policy edit that changes a verdict, 
 another ARH version (a copy of src/ with its version changed) take nothing from it.
 Exits 1 when a check fails (the ratio is printed, not asserted: machine load varies).
 Writes its section of BENCHMARK-RESULTS.md (between its markers; run.py keeps it).
+
+`--findings-heavy`: the same store under a stricter policy (HEAVY_POLICY: tight budgets,
+a required tool no trace calls), so that every trace has several findings and the JSON
+and SARIF reports are large; its own section of BENCHMARK-RESULTS.md.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE.parent / "src"
@@ -37,6 +42,23 @@ import corpus  # noqa: E402
 import reference  # noqa: E402
 
 TITLE = "## Incremental re-runs with `--cache` (benchmarks/cache.py)"
+HEAVY_TITLE = "## Incremental re-runs with `--cache`, findings-heavy (benchmarks/cache.py)"
+HEAVY_MARKERS = (
+    "<!-- benchmarks/cache.py --findings-heavy: begin -->",
+    "<!-- benchmarks/cache.py --findings-heavy: end -->",
+)
+# Every trace fails its budgets and a required tool: at least four findings each.
+HEAVY_POLICY = {
+    **corpus.POLICY,
+    "policy_id": "bench-support-heavy",
+    "budgets": {
+        "max_step_latency_ms": 8000,
+        "max_total_latency_ms": 1000,
+        "max_total_cost_usd": 0.0001,
+        "max_total_tokens": 200000,
+    },
+    "sequence": {**corpus.POLICY["sequence"], "required_tools": ["get_customer", "audit_log"]},
+}
 
 
 @dataclass(frozen=True)
@@ -96,7 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--share", type=int, default=100, help="1 in SHARE traces change")
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--findings-heavy", action="store_true", help="every trace fails")
     args = parser.parse_args(argv)
+    rules = HEAVY_POLICY if args.findings_heavy else corpus.POLICY
     problems: list[str] = []
     said: list[str] = []
 
@@ -107,16 +131,25 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="arh-cache-bench-") as tmp:
         work = Path(tmp)
         policy = work / "policy.json"
-        policy.write_text(json.dumps(corpus.POLICY))
+        policy.write_text(json.dumps(rules))
         store = work / "store.jsonl"
         corpus.write_jsonl(str(store), 5, args.count)
         lines = store.read_text(encoding="utf-8").splitlines()
         base = ["--policy", str(policy), str(store)]
         cache = ["--cache", str(work / "cache")]
         fill = _arh(work, [*base, *cache], SRC, "fill")
+        summary = json.loads(fill.json)["summary"]
+        findings = sum(summary["findings_by_severity"].values())
+        heavy = (
+            f"Policy HEAVY_POLICY: {summary['failed_traces']} traces fail, {findings} findings; "
+            f"reports written: {len(fill.json) / 1e6:.1f} MB JSON, "
+            f"{len(fill.sarif) / 1e6:.1f} MB SARIF. "
+            if args.findings_heavy
+            else ""
+        )
         say(
             f"A {args.count}-trace JSONL store (corpus.py, ~11 KB a trace), `--jobs 1`, JSON "
-            "and SARIF written, byte-compiled code; CPU seconds of the whole process. "
+            f"and SARIF written, byte-compiled code; CPU seconds of the whole process. {heavy}"
             f"Filling the cache (first run with `--cache`): {fill.cpu:.2f} s."
         )
         say("")
@@ -150,27 +183,37 @@ def main(argv: list[str] | None = None) -> int:
             f"{cached_cpu / plain_cpu:.3f} (1/{plain_cpu / cached_cpu:.1f}; target <= 1/5, "
             "aim 1/10). JSON and SARIF byte-identical in every round."
         )
-        problems += _invalidations(work, policy, base, cache, say)
+        problems += _invalidations(work, policy, rules=rules, base=base, cache=cache, say=say)
         say("")
         say(f"Load average at the end: {os.getloadavg()[0]:.2f} (2 shared CPUs).")
     for problem in problems:
         print(f"FAILED: {problem}")
     if not problems and not args.no_write:
-        reference.write_section(reference.RESULTS, said, TITLE, reference.CACHE_MARKERS)
+        heavy = args.findings_heavy
+        title = HEAVY_TITLE if heavy else TITLE
+        markers = HEAVY_MARKERS if heavy else reference.CACHE_MARKERS
+        reference.write_section(reference.RESULTS, said, title, markers)
     return 1 if problems else 0
 
 
 def _invalidations(
-    work: Path, policy: Path, base: list[str], cache: list[str], say: Callable[[str], None]
+    work: Path,
+    policy: Path,
+    *,
+    rules: dict[str, Any],
+    base: list[str],
+    cache: list[str],
+    say: Callable[[str], None],
 ) -> list[str]:
     problems = []
-    edited = dict(corpus.POLICY, budgets={**corpus.POLICY["budgets"], "max_total_cost_usd": 0.01})
+    cost = 0.01 if rules["budgets"]["max_total_cost_usd"] > 0.01 else 0.00001
+    edited = dict(rules, budgets={**rules["budgets"], "max_total_cost_usd": cost})
     policy.write_text(json.dumps(edited))
     plain = _arh(work, base, SRC, "policy-plain")
     cached = _arh(work, [*base, *cache], SRC, "policy-cached")
     verdicts = json.loads(cached.json)["summary"]["failed_traces"]
     say(
-        f"- A policy edit that changes verdicts (max_total_cost_usd 0.01: {verdicts} traces "
+        f"- A policy edit that changes results (max_total_cost_usd {cost:g}: {verdicts} traces "
         f"fail): {cached.hits} traces from the cache, reports identical to a run without it."
     )
     if cached.hits != 0 or cached.json != plain.json or cached.sarif != plain.sarif:

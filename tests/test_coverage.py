@@ -138,3 +138,26 @@ def test_min_tool_coverage_gates_the_run(tmp_path: Path) -> None:
     code, _, err = cli([*base, "--min-tool-coverage", "50"])
     assert (code, err) == (1, "error: tool coverage 25% is below --min-tool-coverage 50\n")
     assert cli([*base, "--min-tool-coverage", "101"])[0] == 2
+
+
+def test_tools_allowed_only_in_agents_entries_are_covered(tmp_path: Path) -> None:
+    """Issue 31: a tool allowed only inside an `agents` entry is an allowed tool."""
+    policy = tmp_path / "p.json"
+    policy.write_text(json.dumps({
+        "policy_id": "agents", "schema_version": "1.2", "allowed_tools": {"search": {}},
+        "allow_unlisted_tools": True,
+        "agents": {"writer": {"allowed_tools": {"publish": {"optional_arguments": {"to": "str"}}}}},
+    }))  # fmt: skip
+    trace = make_trace(
+        tool_call("c1", "search", {}), tool_call("c2", "publish", {"to": "x"}, agent="writer"),
+        response("r1"),
+    )  # fmt: skip
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(trace))
+    out = tmp_path / "r.json"
+    args = ["validate", "--policy", str(policy), str(path), "--quiet", "--coverage"]
+    code, _, err = cli([*args, "--json-out", str(out), "--min-tool-coverage", "100"])
+    assert (code, err) == (0, "")
+    section = json.loads(out.read_text())["coverage"]
+    assert [row["tool"] for row in section["tools"]] == ["publish", "search"]
+    assert (section["tool_coverage"], section["unlisted_tools"]) == (100.0, [])

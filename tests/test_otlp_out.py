@@ -16,8 +16,10 @@ import pytest
 
 from agent_reliability_harness.cli import main, validate_cmd
 from agent_reliability_harness.cli.common import Streams
+from agent_reliability_harness.models.common import Severity
+from agent_reliability_harness.models.report import Finding, TraceReport
 from agent_reliability_harness.pipeline import executors
-from agent_reliability_harness.render.otlp import source_trace_id
+from agent_reliability_harness.render.otlp import source_trace_id, trace_records
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "otlp"
 FIXTURES = "tests/adapters/fixtures"
@@ -128,3 +130,12 @@ def test_a_run_without_traces_writes_an_empty_request(tmp_path: Path) -> None:
 )
 def test_source_trace_ids(source: str | None, trace_id: str, expected: str | None) -> None:
     assert source_trace_id(source, trace_id) == expected
+
+
+def test_a_finding_of_an_agents_entry_names_its_agent() -> None:
+    """Issue 31: `arh.agent` on the findings of `agents` entries, as in every format."""
+    finding = Finding(rule_id="ARH-SCH-001", severity=Severity.ERROR, category="schema",
+                      message="m", step_id="s1", agent="writer")  # fmt: skip
+    report = TraceReport("t", "a", "w", "p", 0.0, False, None, None, None, None, None, (finding,))
+    [_, event] = trace_records(report, None)
+    assert {"key": "arh.agent", "value": {"stringValue": "writer"}} in event["attributes"]

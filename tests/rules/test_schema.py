@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agent_reliability_harness.engine import evaluate
+from agent_reliability_harness.models.policy import parse_policy
+from agent_reliability_harness.models.trace import Trace
 from agent_reliability_harness.models.types import ARG_TYPES, KNOWN_TYPES
 from agent_reliability_harness.rules.schema import json_equal, type_matches
 from helpers import findings, report, response, tool_call
@@ -24,7 +29,8 @@ def test_nan_fails_every_bound() -> None:
 
 def test_type_names_come_from_one_table() -> None:
     assert set(ARG_TYPES) == KNOWN_TYPES == {"str", "int", "float", "bool", "list", "dict", "any"}
-    assert type_matches("float", 1) and not type_matches("int", 1.0)
+    assert type_matches("float", 1) and not type_matches("int", 1.5)
+    assert type_matches("int", 1.0)  # issue 31: JSON has one number type
     assert not type_matches("int", True) and not type_matches("float", False)
     assert type_matches("any", None) and type_matches("uuid", 1) is None
 
@@ -289,3 +295,15 @@ def test_a_nested_value_meets_the_rules_a_top_level_one_does(spec: Any, value: A
             else:
                 assert label == paths[name] and finding.observed["path"] == paths[name]
     assert seen["xs"] == seen["x"] == seen["o"]
+
+
+def test_a_warning_only_trace_fails_under_a_higher_fail_under() -> None:
+    """Issue 31 (decided): warnings lower the score like any failed check; --fail-under
+    judges the score, so a trace with no error can fail (POLICY-SPEC.md)."""
+    case = Path(__file__).parents[1] / "cases/ARH-FLW-007/fail_a_warning_lowers_the_score.json"
+    data = json.loads(case.read_text())
+    trace = Trace.from_dict({"trace_id": "t", "agent_name": "a", "workflow": "w",
+                             "steps": data["steps"]})  # fmt: skip
+    policy = parse_policy({"policy_id": "p", **data["policy"]})
+    assert evaluate(trace, policy, 70).passed
+    assert not evaluate(trace, policy, 90).passed

@@ -40,7 +40,10 @@ def declared_tools(
         args = arguments(tool.parameters)
         untranslated = list(args.untranslated)
         if tool.kind == "anthropic-server":
-            untranslated.append("arguments: a server tool declares no schema; not checked")
+            untranslated.append(
+                "arguments: a server tool declares no schema; each argument a call passes "
+                "is undeclared (ARH-SCH-005, a warning) until the policy declares it"
+            )
         for key, group in (
             ("required_arguments", args.required),
             ("optional_arguments", args.optional),

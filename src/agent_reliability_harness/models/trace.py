@@ -59,6 +59,8 @@ class Step(msgspec.Struct, frozen=True, gc=False, forbid_unknown_fields=True):
     def __post_init__(self) -> None:
         if self.status is None:
             force_setattr(self, "status", Status.ERROR if self.error else Status.OK)
+        if self.agent == "":  # no agent named: the trace's agent_name (TRACE-SPEC.md)
+            force_setattr(self, "agent", None)
         latency, cost = self.latency_ms, self.cost_usd
         if (latency.__class__ is int and latency > _FLOAT_INT_MAX) or (
             cost.__class__ is int and cost > _FLOAT_INT_MAX

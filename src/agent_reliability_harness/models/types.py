@@ -10,10 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+
+def _integer(value: Any) -> bool:
+    """An integer, or a float with no fractional part (`3.0`): JSON has one number type,
+    and JSON Schema's `integer` accepts any number whose fractional part is zero."""
+    if isinstance(value, int):
+        return not isinstance(value, bool)
+    return isinstance(value, float) and value.is_integer()
+
+
 # A boolean is never an int or a float; a float also accepts integers (the contract).
 ARG_TYPES: dict[str, Callable[[Any], bool]] = {
     "str": lambda v: isinstance(v, str),
-    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "int": _integer,
     "float": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "bool": lambda v: isinstance(v, bool),
     "list": lambda v: isinstance(v, list),

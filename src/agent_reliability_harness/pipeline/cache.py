@@ -66,6 +66,10 @@ class Entry(msgspec.Struct, array_like=True, gc=False):
     failures: list[InputFailure]
     sections: list[str] = msgspec.field(default_factory=list)
     summaries: list[list[bytes]] = msgspec.field(default_factory=list)
+    # The line the unit started at (JSONL; -1 for a file), and whether its result can be
+    # moved to another line: its reports' lines shifted, their pieces made again.
+    line: int = -1
+    movable: bool = False
 
 
 _ENCODER = msgspec.msgpack.Encoder()
@@ -149,6 +153,8 @@ class CachedProcessor:
         self.names = tuple(piece.name for piece in needs.pieces)
         self.keys = tuple(piece_key(piece) for piece in needs.pieces)
         self.by_key = dict(zip(self.keys, self.names, strict=True))
+        # Every piece is made from the report alone: a moved line's can be made again.
+        self.movable = all(piece.report_only for piece in needs.pieces)
         self._base: tuple[tuple[str, str], Any] | None = None
         self.builder = PartialBuilder(plan)  # the chunk's, while process_all runs
 
@@ -176,7 +182,15 @@ class CachedProcessor:
 
     def _line(self, unit: RawUnit, pending: _Lines | None) -> _Lines | None:
         assert unit.data is not None and unit.line is not None
-        key = self._line_key(unit.source_path, unit.hint, unit.line, unit.data)
+        content = self._line_key(unit.source_path, unit.hint, unit.data)
+        entry = self._get(content)
+        if entry is not None and entry.alone and entry.movable:
+            if pending is not None:
+                self._flush(pending)
+            self._replay(entry, at=unit.line)
+            return None
+        # An entry that cannot move is kept under its bytes and its line number.
+        key = hashlib.sha256(b"%s%d" % (content, unit.line)).digest()
         entry = self._get(key)
         if entry is not None and entry.alone:
             if pending is not None:
@@ -187,7 +201,7 @@ class CachedProcessor:
         if kind is None:  # alone: read by itself
             if pending is not None:
                 self._flush(pending)
-            self._evaluate([unit], key, True)
+            self._evaluate([unit], key, True, content)
             return None
         return self._pend(pending, unit, key, kind, entry)
 
@@ -226,14 +240,16 @@ class CachedProcessor:
         else:
             self._evaluate(lines.units, key, False)
 
-    def _line_key(self, source: str, hint: str, line: int, data: bytes) -> bytes:
+    def _line_key(self, source: str, hint: str, data: bytes) -> bytes:
+        """A JSONL line's key: its file's name, format hint and bytes, not its number (a
+        line inserted above it keeps its entry when the entry can move, Entry.movable;
+        one that cannot is kept under this key and its number)."""
         base = self._base
         if base is None or base[0] != (source, hint):
             start = hashlib.sha256(self.spec.fingerprint)
             start.update(msgspec.msgpack.encode(("line", source, hint)))
             self._base = base = ((source, hint), start)
         key = base[1].copy()
-        key.update(b"%d:" % line)
         key.update(data)
         return bytes(key.digest())
 
@@ -257,21 +273,28 @@ class CachedProcessor:
             return None
         return entry
 
-    def _replay(self, entry: Entry, cached: bool = True) -> None:
+    def _replay(self, entry: Entry, cached: bool = True, at: int | None = None) -> None:
         builder = self.builder
         for failure in entry.failures:
             builder.fail(failure)
         names = [self.by_key.get(name, "") for name in entry.names]
         keys = entry.sections
         rows = entry.summaries or [[]] * len(entry.reports)
+        shift = 0 if at is None or at == entry.line else at - entry.line
         for report, texts, row in zip(entry.reports, entry.pieces, rows, strict=True):
             summaries = dict(zip(keys, row, strict=True)) if row else None
-            builder.add(report, None, dict(zip(names, texts, strict=True)), summaries)
+            if shift:  # made at another line: its lines moved, its pieces made again
+                builder.add(_moved(report, shift), None, None, summaries)
+            else:
+                builder.add(report, None, dict(zip(names, texts, strict=True)), summaries)
         if cached:
             builder.partial.cached += len(entry.reports)
 
-    def _evaluate(self, units: list[Unit], key: bytes | None, alone: bool) -> None:
-        """Units read and judged as without cache; their entry stored under `key`."""
+    def _evaluate(
+        self, units: list[Unit], key: bytes | None, alone: bool, content: bytes | None = None
+    ) -> None:
+        """Units read and judged as without cache; their entry stored under `key` (or
+        `content`, the key without the line number, when the entry can move)."""
         mini = PartialBuilder(self.record)
         self.inner.process_into(units, mini)
         made = mini.partial
@@ -279,14 +302,20 @@ class CachedProcessor:
         texts = [list(row) for row in zip(*pieces, strict=True)] if pieces else []
         texts = texts or [[]] * len(made.reports)
         entry = Entry(alone, made.reports, list(self.keys), texts, made.failures)
+        entry.line = _first_line(units)
+        entry.movable = alone and self.movable and _movable(entry)
+        if entry.movable and content is not None:
+            key = content
         if self.sections:
             made_by = [_recorded(made.sections[key]) for key in self.sections]
             entry.sections = self.sections
             entry.summaries = [list(row) for row in zip(*made_by, strict=True)]
         if key is not None and not any(f.message.startswith("cannot read") for f in made.failures):
             # A full or read-only cache: the run goes on without this entry.
-            payload = _ENCODER.encode(entry)
-            with contextlib.suppress(OSError):
+            # An integer beyond 64 bits (in a finding, an outcome) has no msgpack form:
+            # that unit is judged again next time, never an internal error.
+            with contextlib.suppress(OSError, OverflowError):
+                payload = _ENCODER.encode(entry)
                 self.store.put(key.hex(), payload)
                 self.builder.partial.stored += entry_size(payload)
         self._replay(entry, cached=False)
@@ -336,6 +365,28 @@ class CachedProcessor:
             return unit, _hashed(path, key)
         key.update(data)
         return unit, len(data)
+
+
+def _first_line(units: list[Unit]) -> int:
+    line = getattr(units[0], "line", None) if units else None
+    return -1 if line is None else int(line)
+
+
+def _movable(entry: Entry) -> bool:
+    """Whether nothing in the entry depends on its line but the reports' positions: no
+    input failure (its message names the line) and no trace named after the line (an
+    adapter names a trace without an id `<file>-<line>`)."""
+    suffix = f"-{entry.line}"
+    return not entry.failures and not any(r.trace_id.endswith(suffix) for r in entry.reports)
+
+
+def _moved(report: TraceReport, shift: int) -> TraceReport:
+    line = report.source_line
+    return msgspec.structs.replace(
+        report,
+        source_line=None if line is None else line + shift,
+        step_lines=tuple(n + shift for n in report.step_lines),
+    )
 
 
 def _recorded(state: Accumulator) -> list[bytes]:

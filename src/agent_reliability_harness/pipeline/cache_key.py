@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from importlib import metadata
+import importlib.util
+import os
+from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from .. import version
+from ..rules.plugins import installed_plugins
 from .plan import PieceSpec, WorkPlan
 
 # Bumped when what an entry holds, or how a key is made, changes.
-KEY_FORMAT = 1
+KEY_FORMAT = 2
 
 _PLAIN = (str, int, float, bool, type(None))
 
@@ -72,24 +75,54 @@ def piece_key(spec: PieceSpec) -> str:
 
 
 def plugin_versions(policy: Any) -> list[list[str]]:
-    """name and installed version of each plugin distribution the policy names (its
-    `plugins`, when policies have them): a plugin upgrade can change a verdict."""
+    """Per plugin the policy names (its `plugins`, when policies have them): its name, the
+    installed version of the distribution that declares its entry point, and a digest of
+    its code: a plugin upgrade, or its code edited in place, can change a verdict."""
     found: list[list[str]] = []
     for plugin in getattr(policy, "plugins", None) or ():
         name = plugin if isinstance(plugin, str) else getattr(plugin, "name", repr(plugin))
-        found.append([name, _version_of(str(name))])
+        found.append([str(name), *_plugin_identity(str(name))])
     return found
 
 
-def _version_of(name: str) -> str:
-    top = name.split(":", 1)[0].split(".", 1)[0]
-    candidates = [name, top, *metadata.packages_distributions().get(top, [])]
-    for candidate in candidates:
+@functools.lru_cache(maxsize=64)
+def _plugin_identity(name: str) -> tuple[str, str]:
+    """`distribution==version` of the plugin `name`'s entry point and a digest of the
+    code of its top-level package ("unknown" for what cannot be found)."""
+    points = [ep for ep in installed_plugins() if ep.name == name]
+    if not points:
+        return "unknown", "unknown"
+    point = points[0]
+    dist = point.dist
+    version = "unknown"
+    if dist is not None:
+        version = f"{dist.metadata['Name']}=={dist.version}"
+    return version, _code_digest(point.module.split(".", 1)[0])
+
+
+def _code_digest(top: str) -> str:
+    """sha256 over the source files of the module or package `top` (their paths below
+    it and their bytes, in path order)."""
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return "unknown"
+    if spec is None:
+        return "unknown"
+    files: list[tuple[str, Path]] = []
+    for where in spec.submodule_search_locations or ():
+        root = Path(where)
+        files += [(str(f.relative_to(root)), f) for f in root.rglob("*.py") if f.is_file()]
+    if not files and spec.origin and os.path.isfile(spec.origin):
+        files = [(os.path.basename(spec.origin), Path(spec.origin))]
+    digest = hashlib.sha256()
+    for relative, path in sorted(files):
+        digest.update(msgspec.msgpack.encode(relative))
         try:
-            return f"{candidate}=={metadata.version(candidate)}"
-        except (metadata.PackageNotFoundError, ValueError):
-            continue
-    return "unknown"
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"unreadable")
+    return digest.hexdigest()
 
 
 def fingerprint(plan: WorkPlan) -> bytes:

@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import os
 import secrets
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -25,7 +26,9 @@ _DIGEST = 32
 _LAYOUT = "v1"  # the directory of this entry format, under the cache's root
 _TMP = ".tmp-"
 _READ = 1 << 16
-_READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
+# Non-blocking: a FIFO (or any special file) put in the cache must not hang a reader;
+# what is not a regular file is a miss.
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
 
 
 class CacheUnavailable(ArhError):
@@ -122,6 +125,8 @@ class LocalStore:
         except OSError:
             return None
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
             data = os.read(fd, _READ)
             while len(data) % _READ == 0 and (more := os.read(fd, _READ)):
                 data += more
@@ -210,10 +215,17 @@ class LocalStore:
 
     def _read_tally(self) -> int | None:
         try:
-            with open(self._tally, "rb") as handle:
-                return int(handle.read(32))
+            fd = os.open(self._tally, _READ_FLAGS)
+        except OSError:
+            return None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            return int(os.read(fd, 32))
         except (OSError, ValueError):
             return None
+        finally:
+            os.close(fd)
 
     def _write_tally(self, size: int) -> None:
         temp = f"{self._tally}{_TMP}{os.getpid()}-{secrets.token_hex(6)}"

@@ -4,9 +4,9 @@ fired on its calls; and the share of allowed tools called at least once.
 
 Counted trace by trace in the workers and merged in input order (sums and set unions, so
 every executor gives the same section). The allowed tools are those of all the run's
-policies (a tool allowed by several counts once, its declared arguments united). A trace
-too big to hold (evaluated a chunk of steps at a time) is not counted, and the section
-says how many were not.
+policies and of their `agents` entries (a tool allowed by several counts once, its
+declared arguments united). A trace too big to hold (evaluated a chunk of steps at a
+time) is not counted, and the section says how many were not.
 
 What one trace adds is its TraceTools (the tools it called, with their calls, arguments
 passed and rules fired); `--cache` keeps it, msgpack-encoded, in the trace's entry and
@@ -33,7 +33,13 @@ Targets = tuple[tuple[str, tuple[str, ...]], ...]
 
 def coverage_targets(policies: Sequence[Policy]) -> Targets:
     declared: dict[str, set[str]] = {}
-    for policy in policies:
+    # A tool allowed only inside an `agents` entry is allowed too (for that agent).
+    every = [
+        one
+        for policy in policies
+        for one in (policy, *(e for _, e in (policy.agents.entries if policy.agents else ())))
+    ]
+    for policy in every:
         for name, tool in policy.allowed_tools.items():
             names = declared.setdefault(name, set())
             names.update(tool.required_arguments, tool.optional_arguments)

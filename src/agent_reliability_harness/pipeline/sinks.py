@@ -264,10 +264,17 @@ def _otlp_output(renderer: Renderer, target: str, context: OutputContext) -> Sin
     return otlp_sink(renderer, target, context)
 
 
+def _sarif_output(renderer: Renderer, target: str, context: OutputContext) -> Sink:
+    from .sarif_output import sarif_sink  # noqa: PLC0415
+
+    return sarif_sink(renderer, target, context)
+
+
 _OUTPUTS: dict[str, OutputFactory] = {
     "json": lambda renderer, target, ctx: JsonReportSink(target, ctx.out, ctx.messages),
     "html": _html_output,
     "otlp": _otlp_output,
+    "sarif": _sarif_output,
 }
 
 

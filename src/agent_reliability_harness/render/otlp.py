@@ -72,6 +72,8 @@ def _finding(report: TraceReport, finding: Finding, trace_hex: str | None) -> di
     ]
     if finding.step_id is not None:
         attributes.append(_attr("arh.step_id", finding.step_id))
+    if finding.agent is not None:  # policy v1.2: found by an agents entry
+        attributes.append(_attr("arh.agent", finding.agent))
     return _record(attributes, severity, trace_hex)
 
 

@@ -6,6 +6,7 @@ step as logical locations, and carry fingerprints of (trace_id, rule_id, categor
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -74,11 +75,21 @@ def _descriptor(rule: Rule) -> dict[str, Any]:
 
 def fingerprint(trace_id: str, finding: Finding, occurrence: int = 0) -> str:
     """Stable hash of the regression fingerprint; `occurrence` separates identical findings."""
-    key: list[Any] = [trace_id, finding.rule_id, finding.category, finding.step_id]
+    return key_fingerprint(trace_id, finding.rule_id, finding.category, finding.step_id, occurrence)
+
+
+# ASCII (json.dumps' default): any str hashes, even a lone surrogate.
+_KEY_ENCODER = json.JSONEncoder(separators=(",", ":"))
+
+
+def key_fingerprint(
+    trace_id: str, rule_id: str | None, category: str, step_id: str | None, occurrence: int = 0
+) -> str:
+    """`fingerprint` from the fields it reads."""
+    key: list[Any] = [trace_id, rule_id, category, step_id]
     if occurrence:
         key.append(occurrence)
-    data = json.dumps(key, separators=(",", ":"))  # ASCII: any str hashes, even a lone surrogate
-    return hashlib.sha256(data.encode("utf-8")).hexdigest()
+    return hashlib.sha256(_KEY_ENCODER.encode(key).encode("utf-8")).hexdigest()
 
 
 # Characters a URI keeps as they are (RFC 3986 reserved and unreserved, and `%`: a URL
@@ -86,9 +97,11 @@ def fingerprint(trace_id: str, finding: Finding, occurrence: int = 0) -> str:
 _URI_SAFE = ":/?#[]@!$&'()*+,;=%~"
 
 
+@functools.lru_cache(maxsize=256)
 def _artifact(source_path: str | None) -> dict[str, Any] | None:
     """A relative URI under %SRCROOT%, a file: URI for an absolute path, the URL itself
-    for an input read by URL (s3://...); None for stdin."""
+    for an input read by URL (s3://...); None for stdin. Shared between the results of
+    one file (read, never changed)."""
     if not source_path or source_path == STDIN_NAME:
         return None
     if is_url(source_path):
@@ -174,7 +187,10 @@ def _result(
     occurrence: int,
     rule_index: dict[str, int],
     logical: _LogicalLocations,
+    *,
+    digest: str | None = "",
 ) -> dict[str, Any]:
+    """One result; `digest` None: its fingerprints left for the caller to fill in."""
     where = f"step {finding.step_id}" if finding.step_id is not None else "trace level"
     if finding.agent is not None:  # policy v1.2: found by an agents entry
         where += f", agent {finding.agent}"
@@ -186,7 +202,7 @@ def _result(
             "region": {"startLine": _line(report, finding.step_index)},
         }
     location["logicalLocations"] = [logical.reference(report, finding.step_index, finding.step_id)]
-    digest = fingerprint(report.trace_id, finding, occurrence)
+    digest = "" if digest is None else fingerprint(report.trace_id, finding, occurrence)
     # Findings from this build always carry a rule ID; older (v0.1) reports may not.
     result: dict[str, Any] = {"ruleId": finding.rule_id or f"{finding.category}/unidentified"}
     if finding.rule_id in rule_index:
@@ -294,6 +310,22 @@ def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
     rule_index = {rule.rule_id: position for position, rule in enumerate(rules)}
     logical = _LogicalLocations()
     results = [_result(r, f, n, rule_index, logical) for r, f, n in selected]
+    return log_of(
+        report, options, rules, omitted=omitted, logical=logical.entries or None, results=results
+    )
+
+
+def log_of(
+    report: RunReport,
+    options: RenderOptions,
+    rules: tuple[Rule, ...],
+    *,
+    omitted: int,
+    logical: Any,
+    results: Any,
+) -> dict[str, Any]:
+    """The log around its results and logical locations (None: none), whichever way
+    they were made (sarif_log, or the streamed writer's placeholders)."""
     notifications = _notifications(report, omitted)
     run: dict[str, Any] = {
         "tool": {
@@ -315,8 +347,8 @@ def sarif_log(report: RunReport, options: RenderOptions) -> dict[str, Any]:
         run["invocations"] = [
             {"executionSuccessful": success, "toolExecutionNotifications": notifications}
         ]
-    if logical.entries:
-        run["logicalLocations"] = logical.entries
+    if logical is not None:
+        run["logicalLocations"] = logical
     run["results"] = results
     run["properties"] = {"policy_id": report.policy_id}
     if several(report.policy_id):

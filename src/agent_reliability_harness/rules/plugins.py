@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from importlib.metadata import EntryPoint, entry_points
 
-import msgspec
-
-from ..errors import PluginError, PolicyError
+from ..errors import PolicyError
 from ..models.common import Category
 from ..models.policy import LoadedPolicy, Policy
-from .base import PLUGIN_RULES, Rule, RuleContext, RuleIdError, RuleResult
+from .base import PLUGIN_RULES, Rule, RuleIdError
+from .plugin_guard import guarded
 
 ENTRY_POINT_GROUP = "arh.rules"
 
@@ -78,66 +77,32 @@ def _import(name: str, point: EntryPoint) -> tuple[Rule, ...]:
             f"plugin '{name}' ({point.value}) could not be imported: {type(exc).__name__}: {exc}"
         ) from None
     module = point.module
+    owners = {ep.module for ep in installed_plugins()}
     rules = sorted(
-        (
-            r
-            for r in PLUGIN_RULES.values()
-            if r.module == module or r.module.startswith(module + ".")
-        ),
-        key=rule_order,
+        (r for r in PLUGIN_RULES.values() if _owner(r.module, owners) == module), key=rule_order
     )
     if not rules:
         raise PolicyError(
             f"plugin '{name}' ({point.value}) declares no rule: declare them with @rule "
             f"in {module} or its submodules"
         )
-    guarded = tuple(_guarded(name, r) for r in rules)
-    PLUGIN_RULES.update((r.rule_id, r) for r in guarded)
-    return guarded
+    wrapped = tuple(guarded(name, r) for r in rules)
+    PLUGIN_RULES.update((r.rule_id, r) for r in wrapped)
+    return wrapped
 
 
-def _fault(name: str, rule: Rule, ctx: RuleContext, exc: Exception) -> PluginError:
-    trace = f" on trace '{ctx.trace.trace_id}'" if ctx.trace is not None else ""
-    return PluginError(
-        f"plugin '{name}': rule {rule.rule_id} raised {type(exc).__name__}: {exc}{trace} "
-        "(a fault of the plugin; the run is stopped)"
-    )
-
-
-def _guarded(name: str, rule: Rule) -> Rule:
-    """The rule with its plugin code wrapped: an exception it raises becomes one
-    PluginError naming the plugin and the rule (`error: ...`, exit 1), never a traceback
-    or an "internal error" of ARH."""
-    check, state = rule.check, rule.state
-    if check is not None:
-
-        def guarded_check(ctx: RuleContext) -> RuleResult:
-            try:
-                return check(ctx)
-            except Exception as exc:
-                raise _fault(name, rule, ctx, exc) from None
-
-        return msgspec.structs.replace(rule, check=guarded_check)
-    assert state is not None
-
-    class Guarded(state):  # type: ignore[valid-type,misc]
-        __slots__ = ()
-
-        def scan(self, ctx: RuleContext) -> None:
-            try:
-                super().scan(ctx)
-            except Exception as exc:
-                raise _fault(name, rule, ctx, exc) from None
-
-        def finish(self, ctx: RuleContext) -> RuleResult:
-            try:
-                result: RuleResult = super().finish(ctx)
-            except Exception as exc:
-                raise _fault(name, rule, ctx, exc) from None
-            return result
-
-    Guarded.__name__ = Guarded.__qualname__ = state.__name__
-    return msgspec.structs.replace(rule, state=Guarded)
+def _owner(module: str, owners: Iterable[str]) -> str | None:
+    """The entry point module whose plugin a rule declared in `module` belongs to: the
+    longest installed entry point module that is `module` or a package above it (a
+    submodule that is another plugin's entry point is that plugin's, whichever was
+    imported first); None for none."""
+    found: str | None = None
+    for owner in owners:
+        if (module == owner or module.startswith(owner + ".")) and (
+            found is None or len(owner) > len(found)
+        ):
+            found = owner
+    return found
 
 
 def _forget(before: set[str]) -> None:

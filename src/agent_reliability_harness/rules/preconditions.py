@@ -88,7 +88,8 @@ def _compile(policy: Policy) -> tuple[dict[str, list[_Entry]], dict[str, list[_E
     """Per tool, the preconditions its calls must meet, and those its calls may meet."""
     calls: dict[str, list[_Entry]] = {}
     requires: dict[str, list[_Entry]] = {}
-    for precondition in policy.preconditions:
+    # An entry listed twice is one precondition (as other lists count duplicates once).
+    for precondition in dict.fromkeys(policy.preconditions):
         entry = _Entry(precondition)
         calls.setdefault(precondition.call, []).append(entry)
         requires.setdefault(precondition.requires, []).append(entry)

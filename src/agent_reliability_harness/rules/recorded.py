@@ -54,9 +54,19 @@ def recorded_checks(trace: Trace | None, cache: Cache | None = None) -> dict[str
     return checks
 
 
+def _latest(declared: list[Any]) -> list[Any]:
+    """Each tool's last definition (an MCP server re-lists its tools after
+    `notifications/tools/list_changed`: the latest listing is the contract)."""
+    last: dict[Any, int] = {}
+    for position, entry in enumerate(declared):
+        name = entry.get("name") if isinstance(entry, dict) else None
+        last[name if isinstance(name, str) else ("#", position)] = position
+    return [declared[n] for n in sorted(last.values())]
+
+
 def _compiled(declared: list[Any]) -> dict[str, ArgCheck]:
     checks: dict[str, ArgCheck] = {}
-    for tool in parse_tool_defs(declared, "").tools:
+    for tool in parse_tool_defs(_latest(declared), "").tools:
         args = arguments(tool.parameters)
         raw = {
             "type": "object",

@@ -129,11 +129,12 @@ class IdenticalRepeats(RuleState):
         if self.head_output is _UNREAD:
             self.head_output = decoded(head.output)
         output = decoded(step.output)
+        # Absent, null and empty arguments are the same (`{}`), as ARH-FLW-002 reads them.
         if (
-            step.arguments != head.arguments
+            (step.arguments or None) != (head.arguments or None)
             or output != self.head_output
             or step.status is not head.status
-            or step.error != head.error
+            or (step.error or None) != (head.error or None)  # "" is no error text
         ):
             return False
         if self.key is None:

@@ -28,7 +28,7 @@ _HANDLED = frozenset(
     {
         "type", "enum", "const", "pattern", "minimum", "maximum", "exclusiveMinimum",
         "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems", "items",
-        "properties", "required", "additionalProperties", "$ref",
+        "properties", "required", "additionalProperties", "$ref", "nullable",
     }
 )  # fmt: skip
 MAX_DEPTH = 30  # nested items/properties (the policy allows 32)
@@ -120,7 +120,23 @@ def _pattern(schema: dict[str, Any], path: str, out: Translation) -> str | None:
 
 
 def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    """A finite number a policy bound can hold (an integer beyond a float's range is not)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _satisfiable(spec: dict[str, Any], path: str, out: Translation) -> None:
+    """Bounds no value meets (`minimum: 0` with `exclusiveMaximum: 0` on an integer) are
+    listed and left out: the policy refuses min > max, which would drop the whole tool."""
+    for low, high, words in (("min", "max", "bounds"), ("min_length", "max_length", "lengths")):
+        if low in spec and high in spec and spec[low] > spec[high]:
+            shown = f"{spec[low]}..{spec[high]}"
+            out.note(path, f"{words} {shown} not checked (no value meets them)")
+            del spec[low], spec[high]
 
 
 def _bounds(
@@ -196,7 +212,10 @@ def arg_spec(
         return {}
     spec: dict[str, Any] = {}
     kind = _type(schema, path, out)
-    if kind is not None:
+    if kind is not None and schema.get("nullable") is True:
+        # OpenAPI's `nullable`: null is allowed too, which a policy type cannot say.
+        out.note(path, f"type {_show(kind)} not checked (nullable: null is allowed too)")
+    elif kind is not None:
         spec["type"] = kind
     _enum(schema, path, out, spec)
     pattern = _pattern(schema, path, out)
@@ -204,6 +223,7 @@ def arg_spec(
         spec["pattern"] = pattern
     _bounds(schema, kind, path, out, spec)
     _lengths(schema, kind, path, out, spec)
+    _satisfiable(spec, path, out)
     _nested(schema, path, out, spec, depth, refs=refs)
     for key, value in schema.items():
         if key not in _HANDLED and key not in ANNOTATIONS and not key.startswith("x-"):
