@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check-policy": ("check_policy_cmd", "check policy files (with --strict, warnings fail)"),
     "completion": ("completion_cmd", "print a shell completion script (bash or zsh)"),
     "cache": ("cache_cmd", "show or clear a --cache directory"),
+    "profiles": ("profiles_cmd", "list the built-in profiles, or print one as a policy file"),
 }
 
 # `--show` (render.base.SHOW_MODES, spelled here so that building the parser imports
@@ -337,6 +338,18 @@ def load_run_policies(
     for entry in policy_warnings(sections):
         io.warn(warning_text(entry))
     return [item.policy for item in loaded], sections
+
+
+def policy_references(args: argparse.Namespace, io: Streams) -> list[str]:
+    """`--policy` files, then `--profile` names as `arh:NAME`; with neither, the
+    `recommended` profile, said once on stderr."""
+    from ..profiles import DEFAULT, NO_POLICY_NOTE, PREFIX  # noqa: PLC0415
+
+    references = [*(args.policy or ()), *(PREFIX + name for name in args.profile or ())]
+    if references:
+        return references
+    io.err.write(NO_POLICY_NOTE + "\n")
+    return [PREFIX + DEFAULT]
 
 
 def policy_help() -> str:

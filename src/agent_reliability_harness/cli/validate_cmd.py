@@ -27,6 +27,7 @@ from .common import (
     identity_from,
     load_run_policies,
     policy_help,
+    policy_references,
     run_args_problem,
     score_arg,
     streams_problem,
@@ -47,7 +48,17 @@ def add_parser(subparsers: Any) -> None:
         "or - for standard input.",
     )
     parser.add_argument(
-        "--policy", required=True, action="append", metavar="POLICY", help=policy_help()
+        "--policy",
+        action="append",
+        metavar="POLICY",
+        help=policy_help() + "; none (and no --profile): the built-in profile 'recommended'",
+    )
+    parser.add_argument(
+        "--profile",
+        action="append",
+        metavar="NAME",
+        help="a built-in profile (recommended, coding-agent; see `arh profiles`), after any "
+        "--policy; give it several times for several",
     )
     parser.add_argument(
         "--fail-under",
@@ -141,7 +152,7 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     if cannot_create([t for _, t in targets], io):
         return EXIT_INPUT
     try:
-        policies, sections = load_run_policies(args.policy, args.strict, io)
+        policies, sections = load_run_policies(policy_references(args, io), args.strict, io)
     except PolicyError as exc:
         io.error(str(exc))
         return EXIT_INPUT

@@ -9,6 +9,7 @@ from ..models.common import Category, Severity
 from . import (  # noqa: F401  (each module declares its rules)
     agents,
     budget,
+    commands,
     completion,
     dataflow,
     flow,
@@ -19,6 +20,7 @@ from . import (  # noqa: F401  (each module declares its rules)
     safety,
     schema,
     schema_lint,
+    secrets,
     sequence,
     trajectory,
 )

@@ -13,6 +13,7 @@ import msgspec
 
 from ...patterns import FullMatcher, GlobSet, PatternSet, Searcher
 from ..types import KNOWN_TYPES
+from .kinds import Safety
 from .trajectory_model import Trajectory
 
 # The blobs an unsafe pattern may search (policy v1.1 section 4), in report order.
@@ -131,6 +132,8 @@ class ErrorHandling(msgspec.Struct, frozen=True):
     # v1.2 (section 4): ARH-FLW-006 and ARH-FLW-007.
     max_identical_repeats: int | None = None
     require_recorded_outcome: bool = False
+    # Tool kinds whose calls ARH-FLW-007 treats as side effects (see "Tool kinds").
+    side_effect_kinds: tuple[str, ...] = ()
 
 
 class Precondition(msgspec.Struct, frozen=True):
@@ -328,6 +331,10 @@ class Policy(msgspec.Struct, frozen=True):
     # Policy v1.2 section 6: "recorded" also checks calls against the tool definitions the
     # trace recorded (metadata `declared_tools`, ARH-SCH-015); "policy" (default) does not.
     tool_contracts: str = "policy"
+    # The built-in safety checks (ARH-SAF-002..007) and the policy's own tool-kind
+    # entries by tool name (toolkinds.ToolEntry values; POLICY-SPEC.md "Tool kinds").
+    safety: Safety = msgspec.field(default_factory=Safety)
+    tool_kinds: dict[str, Any] = msgspec.field(default_factory=dict)
 
     @property
     def side_effect_tools(self) -> frozenset[str]:

@@ -12,6 +12,7 @@ from ...errors import PolicyError
 from ..common import check_schema_version, type_name
 from .agents import parse_agents
 from .args import parse_arg_specs
+from .kinds import parse_safety, parse_side_effect_kinds, parse_tool_kinds
 from .model import Budgets, Completion, ErrorHandling, Grounding, Policy, ToolSchema
 from .notes import Notes, dotted
 from .sections import (
@@ -80,6 +81,8 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         agents=agents,
         allow_unlisted_agents=allow_unlisted_agents,
         tool_contracts=_parse_tool_contracts(data),
+        safety=parse_safety(data),
+        tool_kinds=parse_tool_kinds(data),
     )
 
 
@@ -176,7 +179,8 @@ def _parse_grounding(data: dict[str, Any]) -> Grounding:
 def _parse_error_handling(data: dict[str, Any], notes: Notes, side_effects: bool) -> ErrorHandling:
     raw = section(data, "error_handling")
     patterns = pattern_set(raw, "error_output_patterns", "error_handling.error_output_patterns")
-    repeats, recorded = parse_repeats(raw, notes, side_effects)
+    kinds = parse_side_effect_kinds(raw)
+    repeats, recorded = parse_repeats(raw, notes, side_effects or bool(kinds))
     return ErrorHandling(
         require_retry_on_error=flag(
             raw, "require_retry_on_error", "error_handling.require_retry_on_error"
@@ -185,6 +189,7 @@ def _parse_error_handling(data: dict[str, Any], notes: Notes, side_effects: bool
         error_output_patterns=patterns,
         max_identical_repeats=repeats,
         require_recorded_outcome=recorded,
+        side_effect_kinds=kinds,
     )
 
 
