@@ -50,9 +50,7 @@ SKIP = {"PROVENANCE.txt", "LICENSE", "README.md"}
 
 
 def _files(folder: Path) -> list[str]:
-    return sorted(
-        str(p) for p in folder.rglob("*") if p.is_file() and p.name not in SKIP
-    )
+    return sorted(str(p) for p in folder.rglob("*") if p.is_file() and p.name not in SKIP)
 
 
 def sweep(root: Path) -> tuple[Counter[tuple[str, str, str]], list[dict[str, Any]], Counter[str]]:

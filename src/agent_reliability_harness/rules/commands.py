@@ -81,7 +81,12 @@ class KindRule(RuleState):
             self.result.failed += 1
             shown = action.lines[0] if action.lines else ", ".join(action.paths)
             self.result.hits.append(
-                Hit(index, f"'{step.tool_name}' call {why}", observed=brief(shown), step_id=step.step_id)
+                Hit(
+                    index,
+                    f"'{step.tool_name}' call {why}",
+                    observed=brief(shown),
+                    step_id=step.step_id,
+                )
             )
 
     def finish(self, ctx: RuleContext) -> RuleResult:

@@ -190,8 +190,10 @@ def _side_effect_calls(policy: Policy) -> frozenset[str]:
     title="Side-effect call recorded no outcome",
     remediation="Record what every side-effecting call returned (its output, or its "
     "error), so that whether it took effect can be checked.",
-    applies=lambda p: p.error_handling.require_recorded_outcome
-    and bool(p.side_effect_tools or p.error_handling.side_effect_kinds),
+    applies=lambda p: (
+        p.error_handling.require_recorded_outcome
+        and bool(p.side_effect_tools or p.error_handling.side_effect_kinds)
+    ),
     since="1.2",
     compile=_side_effect_calls,
 )

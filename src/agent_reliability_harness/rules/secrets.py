@@ -20,10 +20,16 @@ from .safety import text_blobs
 # (name, pattern): each pattern is a literal prefix and bounded character classes
 # (linear time on any text).
 _FORMATS = (
-    ("a private key", r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY(?: BLOCK)?-----\s*[A-Za-z0-9+/=\s:,-]{64}"),
+    (
+        "a private key",
+        r"-----BEGIN (?:[A-Z]+ )?PRIVATE KEY(?: BLOCK)?-----\s*[A-Za-z0-9+/=\s:,-]{64}",
+    ),
     ("an AWS access key ID", r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"),
     ("an Anthropic API key", r"\bsk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{80,}"),
-    ("an OpenAI API key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}"),
+    (
+        "an OpenAI API key",
+        r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}",
+    ),
     ("a Google API key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
     ("a GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{80,})\b"),
     ("a GitLab token", r"\bglpat-[0-9A-Za-z_-]{20}\b"),
@@ -31,7 +37,10 @@ _FORMATS = (
     ("a Stripe secret key", r"\b[sr]k_live_[0-9A-Za-z]{24,}\b"),
     ("a Hugging Face token", r"\bhf_[A-Za-z]{34}\b"),
     ("an npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
-    ("a password in a URL", r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@\"'<>]{1,64}:[^\s/@\"'<>]{6,128}@[A-Za-z0-9.-]+"),
+    (
+        "a password in a URL",
+        r"\b[a-z][a-z0-9+.-]{1,20}://[^\s/:@\"'<>]{1,64}:[^\s/@\"'<>]{6,128}@[A-Za-z0-9.-]+",
+    ),
     (
         "a token in a URL",
         r"[?&](?:access_token|api_key|apikey|token|private_token|client_secret)=[A-Za-z0-9._~%-]{20,}",
@@ -49,8 +58,10 @@ def _secrets(text: str) -> Iterator[tuple[str, str]]:
     """(kind, value) of each credential-shaped value in a text that is not a placeholder."""
     for match in _PATTERN.finditer(text):
         value = match.group(0)
-        if _PLACEHOLDER.search(value) or _monotonous(value) or _PRESIGNED.search(
-            text, max(0, match.start() - 40), match.start()
+        if (
+            _PLACEHOLDER.search(value)
+            or _monotonous(value)
+            or _PRESIGNED.search(text, max(0, match.start() - 40), match.start())
         ):
             continue
         kind = _FORMATS[int(str(match.lastgroup)[1:])][0]

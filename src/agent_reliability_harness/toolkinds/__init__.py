@@ -20,6 +20,7 @@ import msgspec
 from ..models.policy.kinds import KINDS
 from ..models.trace import Step
 from .shell import Command, split_argv, split_line
+
 _ENTRY_KEYS = frozenset(
     {"kind", "command", "commands", "path", "patch", "cwd", "url", "kind_by", "command_path"}
 )
@@ -65,22 +66,24 @@ def parse_entry(raw: Any) -> ToolEntry:
     """A tool_kinds entry from JSON; EntryError naming what is wrong."""
     if not isinstance(raw, dict):
         raise EntryError("must be an object")
-    unknown = sorted(set(raw) - _ENTRY_KEYS - {"agents", "description"})
+    data = {k: v for k, v in raw.items() if k in _ENTRY_KEYS}
+    unknown = sorted(k for k in set(raw) - _ENTRY_KEYS if not _annotation(k))
     if unknown:
         raise EntryError(f"unknown key '{unknown[0]}'")
     if raw.get("kind") not in KINDS:
         raise EntryError(f"kind must be one of {', '.join(KINDS)}")
-    data = dict(raw)
     for key in ("command", "commands", "path", "patch", "cwd", "url"):
         value = data.get(key)
         if isinstance(value, str):
             data[key] = [value]
-    data.pop("agents", None)
-    data.pop("description", None)
     try:
         return msgspec.convert(data, ToolEntry)
     except msgspec.ValidationError as exc:
         raise EntryError(str(exc)) from None
+
+
+def _annotation(key: str) -> bool:
+    return key in {"agents", "description", "$schema"} or key.startswith("x-")
 
 
 def _bundled() -> tuple[dict[str, ToolEntry], str, frozenset[str]]:

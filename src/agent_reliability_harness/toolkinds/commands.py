@@ -56,11 +56,9 @@ def recursive_delete(command: Command, root: str | None) -> str | None:
     """`rm -r` (or `find ... -delete`) of the home folder, the file system root, a system
     folder, the working tree or a folder above it, or anything outside the working tree
     (when it is known; scratch folders such as /tmp excepted)."""
-    if command.program == "find" and {"-delete"} & set(command.argv) or (
-        command.program == "find" and "rm" in command.argv and "-exec" in command.argv
-    ):
-        options, operands = [], [w for w in command.argv[1:2] if not w.startswith("-")]
-        options = ["-r"]
+    finds = command.program == "find"
+    if finds and ("-delete" in command.argv or ("-exec" in command.argv and "rm" in command.argv)):
+        options, operands = ["-r"], _start_points(command.argv[1:])
     elif command.program == "rm":
         options, operands = _options(list(command.argv[1:]))
     else:
@@ -71,13 +69,25 @@ def recursive_delete(command: Command, root: str | None) -> str | None:
     if not recursive:
         return None
     for operand in operands:
-        path = resolve(operand, command.cwd)
+        path = resolve(operand, command.cwd or root)
         why = wipes(path, root)
+        if finds and why == "the working tree":  # find deletes what matches, inside it
+            why = None
         if why is None and outside(path, root):
             why = "a folder outside the working tree"
         if why is not None:
             return f"deletes {operand!r} recursively ({why})"
     return None
+
+
+def _start_points(words: tuple[str, ...]) -> list[str]:
+    """find's starting points: the words before its first expression."""
+    points: list[str] = []
+    for word in words:
+        if word.startswith(("-", "(", "!")):
+            break
+        points.append(word)
+    return points or ["."]
 
 
 def force_push(command: Command, protected: frozenset[str]) -> str | None:

@@ -18,6 +18,9 @@ import msgspec
 
 # How deep `bash -c '...'` scripts nest before the rest is left unread.
 _MAX_DEPTH = 4
+# The directory after `cd` to a place that cannot be known (`cd "$X"`, `cd src` from an
+# unknown directory): relative paths then resolve to nothing.
+UNKNOWN = "?"
 # Longer command lines are cut (a rule reads the start of a megabyte heredoc only).
 _MAX_CHARS = 100_000
 _SEPARATORS = frozenset({";", "&&", "||", "&", "\n", "(", ")", ";;", "|&"})
@@ -127,7 +130,11 @@ def _split(line: str, cwd: str | None, depth: int) -> list[Command]:
 
 
 def _commands(
-    words: list[str], before: tuple[str, ...] | None, writes: tuple[str, ...], cwd: str | None, depth: int
+    words: list[str],
+    before: tuple[str, ...] | None,
+    writes: tuple[str, ...],
+    cwd: str | None,
+    depth: int,
 ) -> list[Command]:
     """One command's words with wrappers removed; a shell's `-c` script split again."""
     env: list[str] = []
@@ -182,14 +189,15 @@ def shell_script(words: list[str] | tuple[str, ...]) -> str | None:
 
 
 def change_dir(cwd: str | None, argv: tuple[str, ...]) -> str | None:
-    """The directory after `cd ARG` run in `cwd` (None: unknown)."""
+    """The directory after `cd ARG` run in `cwd` (None: the call's own, not recorded;
+    UNKNOWN: somewhere that cannot be known)."""
     target = home_form(next((word for word in argv[1:] if not word.startswith("-")), "~"))
     if target.startswith("~"):
         return posixpath.normpath(target)
     if target.startswith("/"):
         return posixpath.normpath(target)
-    if target.startswith("$") or target == "-" or cwd is None:
-        return cwd if not target.startswith("$") else None
+    if target.startswith("$") or target == "-" or cwd is None or cwd == UNKNOWN:
+        return UNKNOWN  # a relative move from an unknown place: relative paths are unknown
     return posixpath.normpath(posixpath.join(cwd, target))
 
 

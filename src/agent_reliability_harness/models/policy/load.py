@@ -144,9 +144,7 @@ def _extends(value: Any) -> list[str]:
     paths = [value] if isinstance(value, str) else value
     if not isinstance(paths, list) or not all(isinstance(p, str) and p for p in paths):
         raise err(
-            "extends",
-            "must be a file path, a built-in profile (arh:NAME) or a list of them "
-            f"(got {type_name(value)})",
+            "extends", f"must be a file path or a list of file paths (got {type_name(value)})"
         )
     if any("\0" in p for p in paths):
         raise err("extends", "a file path cannot hold a NUL byte")
