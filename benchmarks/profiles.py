@@ -21,8 +21,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from agent_reliability_harness.api import iter_traces, load_policy, validate_trace  # noqa: E402
-from agent_reliability_harness.models.report import InputFailure  # noqa: E402
+from agent_reliability_harness.api import iter_traces, load_policy, validate_trace
+from agent_reliability_harness.models.report import InputFailure
 
 # Coding-agent sources (folders under ROOT), as far as they are present.
 CODING = [

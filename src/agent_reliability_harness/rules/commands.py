@@ -15,7 +15,7 @@ from typing import Any
 from ..models.common import Category, Severity, Status
 from ..models.policy import Policy
 from ..models.trace import Step, Trace
-from ..toolkinds import Action, ToolKinds
+from ..toolkinds import Action, Command, ToolKinds
 from ..toolkinds import commands as sh
 from ..toolkinds.paths import outside, resolve
 from .base import Hit, RuleContext, RuleResult, RuleState, brief, rule
@@ -102,7 +102,7 @@ def _position(hit: Hit) -> int:
     return hit.step_index or 0
 
 
-def _first(action: Action, check: Callable[[sh.Command], str | None]) -> str | None:
+def _first(action: Action, check: Callable[[Command], str | None]) -> str | None:
     return next((why for c in action.commands if (why := check(c)) is not None), None)
 
 
@@ -166,7 +166,7 @@ class DestructiveCommand(KindRule):
                 self.dirty = step.step_id
 
 
-def _lists_changes(command: sh.Command, output: Any) -> bool:
+def _lists_changes(command: Command, output: Any) -> bool:
     found = sh.git_args(command)
     if found is None or found[0] != "status" or not isinstance(output, str):
         return False

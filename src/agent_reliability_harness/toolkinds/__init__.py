@@ -199,8 +199,8 @@ def _paths(arguments: dict[str, Any], entry: ToolEntry) -> tuple[str, ...]:
             if line.startswith(_PATCH_FILE):
                 found.append(line.split(": ", 1)[1].strip())
     if entry.command_path is not None and not found:
-        line = arguments.get("command")
-        words = line.split() if isinstance(line, str) else []
+        value = arguments.get("command")
+        words = value.split() if isinstance(value, str) else []
         if len(words) > entry.command_path:
             found.append(words[entry.command_path].strip("\"'"))
     return tuple(dict.fromkeys(p for p in found if p))

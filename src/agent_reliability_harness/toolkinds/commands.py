@@ -16,12 +16,58 @@ _SUBSTITUTED = re.compile(
     r"(?:\$\(|<\(|`)\s*(?:curl|wget)\b"
 )
 _READERS = frozenset(
-    "cat bat batcat less more head tail nl strings xxd od hexdump base64 grep egrep fgrep rg "
-    "ag awk gawk sed cut sort uniq jq yq tac view vim vi nano emacs code open type".split()
+    [
+        "cat",
+        "bat",
+        "batcat",
+        "less",
+        "more",
+        "head",
+        "tail",
+        "nl",
+        "strings",
+        "xxd",
+        "od",
+        "hexdump",
+        "base64",
+        "grep",
+        "egrep",
+        "fgrep",
+        "rg",
+        "ag",
+        "awk",
+        "gawk",
+        "sed",
+        "cut",
+        "sort",
+        "uniq",
+        "jq",
+        "yq",
+        "tac",
+        "view",
+        "vim",
+        "vi",
+        "nano",
+        "emacs",
+        "code",
+        "open",
+        "type",
+    ]
 )
+_KEYCHAIN_READS = frozenset({"find-generic-password", "find-internet-password", "dump-keychain"})
 _GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 _DB_CLIENTS = frozenset(
-    "psql mysql mariadb sqlite3 mongo mongosh clickhouse-client cockroach sqlcmd".split()
+    [
+        "psql",
+        "mysql",
+        "mariadb",
+        "sqlite3",
+        "mongo",
+        "mongosh",
+        "clickhouse-client",
+        "cockroach",
+        "sqlcmd",
+    ]
 )
 _DROP = re.compile(r"\bdrop\s+(?:database|schema)\b|\bdropDatabase\s*\(", re.IGNORECASE)
 _SAFE_DEVICES = frozenset({"/dev/null", "/dev/zero", "/dev/stdout", "/dev/stderr", "/dev/tty"})
@@ -43,7 +89,8 @@ def git_args(command: Command) -> tuple[str, list[str]] | None:
 
 def _options(words: list[str]) -> tuple[list[str], list[str]]:
     """Options and operands (everything after `--` is an operand)."""
-    options, operands = [], []
+    options: list[str] = []
+    operands: list[str] = []
     for at, word in enumerate(words):
         if word == "--":
             operands.extend(words[at + 1 :])
@@ -173,9 +220,8 @@ def reads_credentials(command: Command) -> str | None:
     """A program that shows a file's content (cat, grep, head...) given a credential
     file; macOS `security find-*-password` / `dump-keychain`; `secret-tool lookup`."""
     program, argv = command.program, command.argv
-    if program == "security" and len(argv) > 1:
-        if argv[1] in {"find-generic-password", "find-internet-password", "dump-keychain"}:
-            return f"reads the keychain (security {argv[1]})"
+    if program == "security" and len(argv) > 1 and argv[1] in _KEYCHAIN_READS:
+        return f"reads the keychain (security {argv[1]})"
     if program == "secret-tool" and "lookup" in argv:
         return "reads the keyring (secret-tool lookup)"
     if program not in _READERS:

@@ -15,8 +15,33 @@ SCRATCH = ("/tmp", "/var/tmp", "/private/tmp", "/private/var/folders", "/var/fol
 _AGENT_SCRATCH = ("/.claude/plans/",)
 # Folders whose recursive delete wipes a system or a user, wherever the tree is.
 SYSTEM = frozenset(
-    "/ /bin /boot /dev /etc /home /lib /lib64 /opt /proc /root /sbin /srv /sys /usr /var "
-    "/Users /System /Library /Applications /private /Volumes /mnt /media /Users/Shared".split()
+    [
+        "/",
+        "/bin",
+        "/boot",
+        "/dev",
+        "/etc",
+        "/home",
+        "/lib",
+        "/lib64",
+        "/opt",
+        "/proc",
+        "/root",
+        "/sbin",
+        "/srv",
+        "/sys",
+        "/usr",
+        "/var",
+        "/Users",
+        "/System",
+        "/Library",
+        "/Applications",
+        "/private",
+        "/Volumes",
+        "/mnt",
+        "/media",
+        "/Users/Shared",
+    ]
 )
 _VARIABLE = re.compile(r"\$(?!HOME\b|\{HOME\})")
 
@@ -64,7 +89,9 @@ def wipes(path: str | None, root: str | None) -> str | None:
     path = path.rstrip("*").rstrip("/") or "/"
     if path == "~":
         return "the home folder"
-    if path in SYSTEM or posixpath.dirname(path) in {"/home", "/Users"} and path != "/Users/Shared":
+    if path in SYSTEM or (
+        posixpath.dirname(path) in {"/home", "/Users"} and path != "/Users/Shared"
+    ):
         return "the file system root" if path == "/" else f"the system folder {path}"
     root = resolve(root, None) if root else None
     if root and under(root, path):

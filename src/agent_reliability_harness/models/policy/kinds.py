@@ -36,7 +36,7 @@ class Safety(msgspec.Struct, frozen=True):
 def parse_safety(data: dict[str, Any]) -> Safety:
     raw = section(data, "safety")
     switches = {key: flag(raw, key, f"safety.{key}") for key in SAFETY_SWITCHES}
-    protected = DEFAULT_PROTECTED
+    protected: tuple[str, ...] = DEFAULT_PROTECTED
     if raw.get("protected_branches") is not None:
         protected = dedupe(
             strings(raw, "protected_branches", "safety.protected_branches", "branch names")
