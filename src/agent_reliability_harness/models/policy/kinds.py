@@ -66,3 +66,61 @@ def parse_side_effect_kinds(raw: dict[str, Any]) -> tuple[str, ...]:
         if kind not in KINDS:
             raise err(where, f"'{kind}' is not a tool kind ({', '.join(KINDS)})")
     return kinds
+
+
+KIND_PREFIX = "kind:"
+
+
+def expand_kind_names(data: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
+    """The policy with each `kind:NAME` in `sequence.forbidden_tools` and in
+    `unsafe_patterns[].tools` replaced by the tool names of that kind (the bundled
+    mapping, what plugins registered, the policy's own `tool_kinds`); a copy when any
+    is replaced, else the policy itself."""
+    sequence = data.get("sequence")
+    patterns = data.get("unsafe_patterns")
+    named = _names(sequence, "forbidden_tools") or (
+        isinstance(patterns, list) and any(_names(item, "tools") for item in patterns)
+    )
+    if not named:
+        return data
+    from ...toolkinds import ToolKinds  # noqa: PLC0415 - only for a policy that names kinds
+
+    mapping = ToolKinds(own)
+    out = dict(data)
+    if _names(sequence, "forbidden_tools"):
+        assert isinstance(sequence, dict)
+        out["sequence"] = {
+            **sequence,
+            "forbidden_tools": _expand(
+                sequence["forbidden_tools"], mapping, "sequence.forbidden_tools"
+            ),
+        }
+    if isinstance(patterns, list):
+        out["unsafe_patterns"] = [
+            {**item, "tools": _expand(item["tools"], mapping, f"unsafe_patterns[{i}].tools")}
+            if _names(item, "tools")
+            else item
+            for i, item in enumerate(patterns)
+        ]
+    return out
+
+
+def _names(holder: Any, key: str) -> bool:
+    """Whether `holder[key]` is a list naming a kind."""
+    value = holder.get(key) if isinstance(holder, dict) else None
+    return isinstance(value, list) and any(
+        isinstance(name, str) and name.startswith(KIND_PREFIX) for name in value
+    )
+
+
+def _expand(names: list[Any], mapping: Any, where: str) -> list[Any]:
+    out: list[Any] = []
+    for index, name in enumerate(names):
+        if not (isinstance(name, str) and name.startswith(KIND_PREFIX)):
+            out.append(name)
+            continue
+        kind = name[len(KIND_PREFIX) :]
+        if kind not in KINDS:
+            raise err(f"{where}[{index}]", f"'{kind}' is not a tool kind ({', '.join(KINDS)})")
+        out.extend(mapping.names_of(kind))
+    return out

@@ -12,7 +12,7 @@ from ...errors import PolicyError
 from ..common import check_schema_version, type_name
 from .agents import parse_agents
 from .args import parse_arg_specs
-from .kinds import parse_safety, parse_side_effect_kinds, parse_tool_kinds
+from .kinds import expand_kind_names, parse_safety, parse_side_effect_kinds, parse_tool_kinds
 from .model import Budgets, Completion, ErrorHandling, Grounding, Policy, ToolSchema
 from .notes import Notes, dotted
 from .sections import (
@@ -47,6 +47,8 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         raise err("policy_id", f"must be a non-empty string (got {show(policy_id)})")
     if data.get("extends") is not None:
         raise err("extends", "only a policy file can extend others (load it with load_policy)")
+    tool_kinds = parse_tool_kinds(data)
+    data = expand_kind_names(data, tool_kinds)
     tools = section(data, "allowed_tools")
     section(data, "error_handling")
     section(data, "completion")
@@ -82,7 +84,7 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         allow_unlisted_agents=allow_unlisted_agents,
         tool_contracts=_parse_tool_contracts(data),
         safety=parse_safety(data),
-        tool_kinds=parse_tool_kinds(data),
+        tool_kinds=tool_kinds,
     )
 
 
