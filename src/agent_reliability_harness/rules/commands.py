@@ -2,9 +2,11 @@
 every agent alike (a call's kind and arguments come from toolkinds, never its name).
 
 Each rule decides a call from the call itself and the steps before it, so `arh guard`
-can apply it before the call runs. The working tree is the trace's `metadata.cwd`
-(else the call's own working directory); a rule that needs it and reads a trace a
-chunk at a time keeps the calls it cannot decide yet until the trace's fields are known.
+can apply it before the call runs. The working tree is the call's own working directory
+(its cwd argument, or the step's `metadata.cwd`, which `arh guard` records from the hook
+event), else the trace's `metadata.cwd`; a call with neither, read before the trace's
+fields are known (a trace read a chunk at a time), waits until they are: the same
+decisions whole or chunked.
 """
 
 from __future__ import annotations
@@ -51,10 +53,15 @@ class KindRule(RuleState):
     def __init__(self, compiled: Compiled) -> None:
         super().__init__(compiled)
         self.kinds, self.protected = compiled.kinds, compiled.protected
-        self.pending: list[tuple[int, Step, Action]] = []
+        self.pending: list[tuple[int, Step, Action, Any]] = []
 
-    def judge(self, step: Step, action: Action, root: str | None) -> str | None:
+    def judge(self, step: Step, action: Action, root: str | None, before: Any) -> str | None:
+        """Why the call is a hit, or None; `before` is what `snapshot` gave before it."""
         raise NotImplementedError
+
+    def snapshot(self) -> Any:
+        """What the rule knows of the steps before a call (kept with a waiting call)."""
+        return None
 
     def scan(self, ctx: RuleContext) -> None:
         known = ctx.trace is not None
@@ -65,18 +72,18 @@ class KindRule(RuleState):
                 self.seen(step, action)
                 continue
             self.result.checks += 1
-            if self.NEEDS_ROOT and not known:
-                self.pending.append((index, step, action))
+            if self.NEEDS_ROOT and not known and action.cwd is None:
+                self.pending.append((index, step, action, self.snapshot()))
             else:
-                self.decide(index, step, action, root or action.cwd)
+                self.decide(index, step, action, action.cwd or root, self.snapshot())
             self.seen(step, action)
 
     def seen(self, step: Step, action: Action | None) -> None:
         """After a call was judged (for rules that remember earlier calls)."""
         return None
 
-    def decide(self, index: int, step: Step, action: Action, root: str | None) -> None:
-        why = self.judge(step, action, root)
+    def decide(self, index: int, step: Step, action: Action, root: str | None, before: Any) -> None:
+        why = self.judge(step, action, root, before)
         if why is not None:
             self.result.failed += 1
             shown = action.lines[0] if action.lines else ", ".join(action.paths)
@@ -91,8 +98,8 @@ class KindRule(RuleState):
 
     def finish(self, ctx: RuleContext) -> RuleResult:
         root = trace_root(ctx.trace)
-        for index, step, action in self.pending:
-            self.decide(index, step, action, root or action.cwd)
+        for index, step, action, before in self.pending:
+            self.decide(index, step, action, action.cwd or root, before)
         self.pending = []
         self.result.hits.sort(key=_position)
         return self.result
@@ -141,18 +148,21 @@ class DestructiveCommand(KindRule):
         super().__init__(compiled)
         self.dirty: str | None = None  # the step that left uncommitted work
 
-    def judge(self, step: Step, action: Action, root: str | None) -> str | None:
+    def judge(self, step: Step, action: Action, root: str | None, before: Any) -> str | None:
         for command in action.commands:
             why = (
                 sh.recursive_delete(command, root)
                 or sh.force_push(command, self.protected)
                 or sh.disk_or_database_wipe(command)
             )
-            if why is None and sh.hard_reset(command) and self.dirty is not None:
-                why = f"runs git reset --hard after uncommitted changes (step '{self.dirty}')"
+            if why is None and sh.hard_reset(command) and before is not None:
+                why = f"runs git reset --hard after uncommitted changes (step '{before}')"
             if why is not None:
                 return why
         return None
+
+    def snapshot(self) -> Any:
+        return self.dirty
 
     def seen(self, step: Step, action: Action | None) -> None:
         if action is None or step.status is Status.ERROR:
@@ -189,7 +199,7 @@ class PipedDownload(KindRule):
 
     KINDS = _SHELL
 
-    def judge(self, step: Step, action: Action, root: str | None) -> str | None:
+    def judge(self, step: Step, action: Action, root: str | None, before: Any) -> str | None:
         why = _first(action, sh.piped_download)
         if why is None and any(sh.substituted_download(line) for line in action.lines):
             why = "runs a download in a shell"
@@ -215,7 +225,7 @@ class CredentialRead(KindRule):
 
     KINDS = frozenset({"file_read", "shell"})
 
-    def judge(self, step: Step, action: Action, root: str | None) -> str | None:
+    def judge(self, step: Step, action: Action, root: str | None, before: Any) -> str | None:
         from ..toolkinds.paths import credential_file  # noqa: PLC0415
 
         if action.kind == "file_read":
@@ -246,7 +256,7 @@ class OutsideWrite(KindRule):
     KINDS = frozenset({"file_write", "shell"})
     NEEDS_ROOT = True
 
-    def judge(self, step: Step, action: Action, root: str | None) -> str | None:
+    def judge(self, step: Step, action: Action, root: str | None, before: Any) -> str | None:
         if action.kind == "file_write":
             for path in action.paths:
                 if outside(resolve(path, action.cwd or root), root):
@@ -278,5 +288,5 @@ class SkippedHooks(KindRule):
 
     KINDS = _SHELL
 
-    def judge(self, step: Step, action: Action, root: str | None) -> str | None:
+    def judge(self, step: Step, action: Action, root: str | None, before: Any) -> str | None:
         return _first(action, sh.skips_hooks)
