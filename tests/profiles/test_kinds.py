@@ -78,7 +78,31 @@ def test_working_directory_from_the_call_or_the_step() -> None:
 def test_unknown_tools_have_no_kind() -> None:
     kinds = ToolKinds()
     assert kinds.action_of(call("lookup_order", {"order_id": "1"})) is None
-    assert kinds.action_of(call("submit", {"command": "submit"})) is None
+    assert kinds.action_of(call("scroll_down", {"command": "scroll_down"})) is None
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("submit", {"command": "submit"}),
+        ("finish", {"message": "done"}),
+        ("attempt_completion", {"result": "done"}),
+        ("mark_task_complete", {}),
+        ("bash", {"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat patch.txt"}),
+        ("bash_command", {"keystrokes": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n"}),
+    ],
+)
+def test_finishing_calls(tool: str, arguments: dict[str, Any]) -> None:
+    action = ToolKinds().action_of(call(tool, arguments))
+    assert action is not None and action.kind == "finish"
+
+
+def test_a_run_that_ends_by_finishing_has_a_final_answer() -> None:
+    policy = {"completion": {"require_final_response": True, "final_tools": ["kind:finish"]}}
+    ended = [tool_call("s1", "bash", {"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT"})]
+    assert findings(ended, policy) == []
+    stopped = [tool_call("s1", "bash", {"command": "echo COMPLETE"})]
+    assert findings(stopped, policy) == [("ARH-CMP-001", "error", "s1")]
 
 
 def test_policy_entries_extend_the_mapping() -> None:

@@ -86,15 +86,16 @@ def _annotation(key: str) -> bool:
     return key in {"agents", "description", "$schema"} or key.startswith("x-")
 
 
-def _bundled() -> tuple[dict[str, ToolEntry], str, frozenset[str]]:
+def _bundled() -> tuple[dict[str, ToolEntry], str, frozenset[str], frozenset[str]]:
     text = resources.files(__package__).joinpath("tool_kinds.json").read_text("utf-8")
     data = json.loads(text)
     named = data["command_named_tools"]
     tools = {name: parse_entry(raw) for name, raw in data["tools"].items()}
-    return tools, named["argument"], frozenset(named["except"])
+    markers = frozenset(data["finish_commands"]["markers"])
+    return tools, named["argument"], frozenset(named["except"]), markers
 
 
-_BUNDLED, _NAMED_ARGUMENT, _NAMED_EXCEPT = _bundled()
+_BUNDLED, _NAMED_ARGUMENT, _NAMED_EXCEPT, _FINISH_MARKERS = _bundled()
 _REGISTERED: dict[str, ToolEntry] = {}
 
 
@@ -118,7 +119,14 @@ class ToolKinds:
         return tuple(sorted(n for n, e in self.tools.items() if kind in _kinds_of(e)))
 
     def action_of(self, step: Step) -> Action | None:
-        """What a tool call does (None: a tool of no known kind)."""
+        """What a tool call does (None: a tool of no known kind). A shell call that runs
+        `echo MARKER` with an agent's finishing marker is of kind `finish`."""
+        action = self._action_of(step)
+        if action is not None and action.kind == "shell" and _finishes(action):
+            return msgspec.structs.replace(action, kind="finish")
+        return action
+
+    def _action_of(self, step: Step) -> Action | None:
         name, arguments = step.tool_name, step.arguments or {}
         if not name:
             return None
@@ -138,6 +146,13 @@ class ToolKinds:
             tuple(_strings(arguments, entry.url)),
             _lines(arguments, entry),
         )
+
+
+def _finishes(action: Action) -> bool:
+    return any(
+        len(c.argv) == 2 and c.argv[0] == "echo" and c.argv[1] in _FINISH_MARKERS
+        for c in action.commands
+    )
 
 
 def _kinds_of(entry: ToolEntry) -> set[str]:

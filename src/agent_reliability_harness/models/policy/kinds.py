@@ -9,7 +9,7 @@ import msgspec
 
 from .values import dedupe, err, flag, section, strings
 
-KINDS = ("shell", "file_write", "file_read", "web_fetch")
+KINDS = ("shell", "file_write", "file_read", "web_fetch", "finish")
 SAFETY_SWITCHES = (
     "secrets",
     "destructive_commands",
@@ -72,14 +72,16 @@ KIND_PREFIX = "kind:"
 
 
 def expand_kind_names(data: dict[str, Any], own: dict[str, Any]) -> dict[str, Any]:
-    """The policy with each `kind:NAME` in `sequence.forbidden_tools` and in
-    `unsafe_patterns[].tools` replaced by the tool names of that kind (the bundled
-    mapping, what plugins registered, the policy's own `tool_kinds`); a copy when any
-    is replaced, else the policy itself."""
-    sequence = data.get("sequence")
+    """The policy with each `kind:NAME` in `sequence.forbidden_tools`,
+    `completion.final_tools` and `unsafe_patterns[].tools` replaced by the tool names of
+    that kind (the bundled mapping, what plugins registered, the policy's own
+    `tool_kinds`); a copy when any is replaced, else the policy itself."""
+    sequence, completion = data.get("sequence"), data.get("completion")
     patterns = data.get("unsafe_patterns")
-    named = _names(sequence, "forbidden_tools") or (
-        isinstance(patterns, list) and any(_names(item, "tools") for item in patterns)
+    named = (
+        _names(sequence, "forbidden_tools")
+        or _names(completion, "final_tools")
+        or (isinstance(patterns, list) and any(_names(item, "tools") for item in patterns))
     )
     if not named:
         return data
@@ -95,6 +97,12 @@ def expand_kind_names(data: dict[str, Any], own: dict[str, Any]) -> dict[str, An
                 sequence["forbidden_tools"], mapping, "sequence.forbidden_tools"
             ),
         }
+    if _names(completion, "final_tools"):
+        assert isinstance(completion, dict)
+        out["completion"] = {
+            **completion,
+            "final_tools": _expand(completion["final_tools"], mapping, "completion.final_tools"),
+        }
     if isinstance(patterns, list):
         out["unsafe_patterns"] = [
             {**item, "tools": _expand(item["tools"], mapping, f"unsafe_patterns[{i}].tools")}
@@ -103,6 +111,19 @@ def expand_kind_names(data: dict[str, Any], own: dict[str, Any]) -> dict[str, An
             for i, item in enumerate(patterns)
         ]
     return out
+
+
+def named_kinds(data: dict[str, Any], section_key: str, key: str) -> tuple[str, ...]:
+    """The kinds a list names (`kind:NAME` entries), as written."""
+    holder = data.get(section_key)
+    value = holder.get(key) if isinstance(holder, dict) else None
+    if not isinstance(value, list):
+        return ()
+    return tuple(
+        dict.fromkeys(
+            n[len(KIND_PREFIX) :] for n in value if isinstance(n, str) and n.startswith(KIND_PREFIX)
+        )
+    )
 
 
 def _names(holder: Any, key: str) -> bool:

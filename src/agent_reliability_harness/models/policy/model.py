@@ -152,6 +152,11 @@ class Completion(msgspec.Struct, frozen=True):
     # With require_final_response: a last step that is an ok call of one of these
     # tools (after error_output_patterns) completes the trace.
     final_tools: tuple[str, ...] = ()
+    # `kind:NAME` entries of final_tools (their tools are in final_tools too): a call of
+    # one of these kinds by the tool-kind mapping (a finishing shell command) completes.
+    final_kinds: tuple[str, ...] = ()
+    # final_tools as written (`kind:NAME` unexpanded), for messages; () when no kind is named.
+    final_written: tuple[str, ...] = ()
 
 
 class AppliesTo(msgspec.Struct, frozen=True):

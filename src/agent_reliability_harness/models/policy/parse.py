@@ -12,7 +12,13 @@ from ...errors import PolicyError
 from ..common import check_schema_version, type_name
 from .agents import parse_agents
 from .args import parse_arg_specs
-from .kinds import expand_kind_names, parse_safety, parse_side_effect_kinds, parse_tool_kinds
+from .kinds import (
+    expand_kind_names,
+    named_kinds,
+    parse_safety,
+    parse_side_effect_kinds,
+    parse_tool_kinds,
+)
 from .model import Budgets, Completion, ErrorHandling, Grounding, Policy, ToolSchema
 from .notes import Notes, dotted
 from .sections import (
@@ -48,6 +54,10 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
     if data.get("extends") is not None:
         raise err("extends", "only a policy file can extend others (load it with load_policy)")
     tool_kinds = parse_tool_kinds(data)
+    final_kinds = named_kinds(data, "completion", "final_tools")
+    final_written = (
+        tuple(str(n) for n in data["completion"]["final_tools"]) if final_kinds else ()
+    )
     data = expand_kind_names(data, tool_kinds)
     tools = section(data, "allowed_tools")
     section(data, "error_handling")
@@ -61,7 +71,7 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
     error_handling = _parse_error_handling(
         data, notes, any(t.side_effect for t in allowed.values())
     )
-    completion = _parse_completion(data, notes)
+    completion = _parse_completion(data, notes, final_kinds, final_written)
     agents, allow_unlisted_agents = parse_agents(data, notes, compile_policy)
     return Policy(
         policy_id=policy_id,
@@ -195,11 +205,22 @@ def _parse_error_handling(data: dict[str, Any], notes: Notes, side_effects: bool
     )
 
 
-def _parse_completion(data: dict[str, Any], notes: Notes) -> Completion:
+def _parse_completion(
+    data: dict[str, Any],
+    notes: Notes,
+    final_kinds: tuple[str, ...] = (),
+    final_written: tuple[str, ...] = (),
+) -> Completion:
     raw = section(data, "completion")
     required = flag(raw, "require_final_response", "completion.require_final_response")
     max_steps = count(raw, "max_steps", "completion.max_steps", 1)
     final_tools = dedupe(strings(raw, "final_tools", "completion.final_tools"))
     if final_tools and not required:
         notes.warn("completion.final_tools", "has no effect without 'require_final_response: true'")
-    return Completion(require_final_response=required, max_steps=max_steps, final_tools=final_tools)
+    return Completion(
+        require_final_response=required,
+        max_steps=max_steps,
+        final_tools=final_tools,
+        final_kinds=final_kinds,
+        final_written=dedupe(final_written),
+    )
