@@ -159,3 +159,12 @@ def test_kind_names_in_tool_lists() -> None:
     ]
     with pytest.raises(PolicyError, match="'network' is not a tool kind"):
         findings([], {"sequence": {"forbidden_tools": ["kind:network"]}})
+
+
+def test_cursor_agent_calls() -> None:
+    """cursor-agent's `shellToolCall` and `readToolCall`, as its adapter names them."""
+    kinds = ToolKinds()
+    shell = kinds.action_of(call("shell", {"command": "rm -rf ~", "workingDirectory": ""}))
+    assert shell is not None and shell.kind == "shell" and shell.cwd is None
+    read = kinds.action_of(call("read", {"path": "/r/.env"}))
+    assert read is not None and (read.kind, read.paths) == ("file_read", ("/r/.env",))
