@@ -82,19 +82,20 @@ class KindRule(RuleState):
         """After a call was judged (for rules that remember earlier calls)."""
         return None
 
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        """The hit on the tool call `step` if it came next (`arh guard`, before the call
+        runs), from what the steps so far left; nothing is changed."""
+        action = self.kinds.action_of(step)
+        if action is None or action.kind not in self.KINDS:
+            return []
+        why = self.judge(step, action, action.cwd or trace_root(ctx.trace), self.snapshot())
+        return [] if why is None else [_hit(index, step, action, why)]
+
     def decide(self, index: int, step: Step, action: Action, root: str | None, before: Any) -> None:
         why = self.judge(step, action, root, before)
         if why is not None:
             self.result.failed += 1
-            shown = action.lines[0] if action.lines else ", ".join(action.paths)
-            self.result.hits.append(
-                Hit(
-                    index,
-                    f"'{step.tool_name}' call {why}",
-                    observed=brief(shown),
-                    step_id=step.step_id,
-                )
-            )
+            self.result.hits.append(_hit(index, step, action, why))
 
     def finish(self, ctx: RuleContext) -> RuleResult:
         root = trace_root(ctx.trace)
@@ -103,6 +104,11 @@ class KindRule(RuleState):
         self.pending = []
         self.result.hits.sort(key=_position)
         return self.result
+
+
+def _hit(index: int, step: Step, action: Action, why: str) -> Hit:
+    shown = action.lines[0] if action.lines else ", ".join(action.paths)
+    return Hit(index, f"'{step.tool_name}' call {why}", observed=brief(shown), step_id=step.step_id)
 
 
 def _position(hit: Hit) -> int:

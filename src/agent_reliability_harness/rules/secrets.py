@@ -65,7 +65,23 @@ def _secrets(text: str) -> Iterator[tuple[str, str]]:
         ):
             continue
         kind = _FORMATS[int(str(match.lastgroup)[1:])][0]
+        if kind == _URL_PASSWORD and _default_password(value):
+            continue
         yield kind, value
+
+
+_URL_PASSWORD = "a password in a URL"
+# Passwords of local development databases and examples: not secrets anyone can leak.
+_DEFAULTS = frozenset(
+    ["postgres", "password", "passwd", "root", "admin", "secret", "test", "guest", "user", "pass", "changeme", "mysql", "redis", "example", "sa", "rabbitmq", "minioadmin"]
+)
+
+
+def _default_password(url: str) -> bool:
+    """Whether a URL's password is its user name or a well-known default."""
+    credentials = url.split("://", 1)[1].rsplit("@", 1)[0]
+    user, _, password = credentials.partition(":")
+    return password == user or password.lower() in _DEFAULTS
 
 
 # A presigned URL names the access key ID it was signed with: not a leaked secret.
@@ -95,30 +111,38 @@ def redact(value: str) -> str:
 )
 class SecretInCall(RuleState):
     """One check per tool call; a hit per call and secret kind found in its arguments,
-    output or error (the first place it is found)."""
+    output or error (the first place it is found). `observed` is where and the redacted
+    secret (`arguments: AKIAZ7...3B`): those in the arguments are known before the call."""
 
     def scan(self, ctx: RuleContext) -> None:
         result = self.result
         for index, step in ctx.facts.calls:
             result.checks += 1
-            found = _found(step)
-            if found:
-                result.failed += 1
-            for kind, (where, value) in found.items():
-                result.hits.append(
-                    Hit(
-                        index,
-                        f"{kind} in the {where} of '{step.tool_name}'",
-                        observed=redact(value),
-                        step_id=step.step_id,
-                    )
-                )
+            hits = _hits(index, step, with_results=True)
+            result.failed += bool(hits)
+            result.hits += hits
+
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        """The hits on the tool call `step` if it came next (its arguments only)."""
+        return _hits(index, step, with_results=False)
 
 
-def _found(step: Step) -> dict[str, tuple[str, str]]:
+def _hits(index: int, step: Step, with_results: bool) -> list[Hit]:
+    return [
+        Hit(
+            index,
+            f"{kind} in the {where} of '{step.tool_name}'",
+            observed=f"{where}: {redact(value)}",
+            step_id=step.step_id,
+        )
+        for kind, (where, value) in _found(step, with_results).items()
+    ]
+
+
+def _found(step: Step, with_results: bool = True) -> dict[str, tuple[str, str]]:
     found: dict[str, tuple[str, str]] = {}
     for where, blob in text_blobs(step):
-        if where == "text":
+        if where == "text" or (not with_results and not where.startswith("arguments")):
             continue
         for kind, value in _secrets(blob):
             found.setdefault(kind, (where.split(".", 1)[0].split("[", 1)[0], value))
