@@ -73,7 +73,25 @@ def _secrets(text: str) -> Iterator[tuple[str, str]]:
 _URL_PASSWORD = "a password in a URL"
 # Passwords of local development databases and examples: not secrets anyone can leak.
 _DEFAULTS = frozenset(
-    ["postgres", "password", "passwd", "root", "admin", "secret", "test", "guest", "user", "pass", "changeme", "mysql", "redis", "example", "sa", "rabbitmq", "minioadmin"]
+    [
+        "postgres",
+        "password",
+        "passwd",
+        "root",
+        "admin",
+        "secret",
+        "test",
+        "guest",
+        "user",
+        "pass",
+        "changeme",
+        "mysql",
+        "redis",
+        "example",
+        "sa",
+        "rabbitmq",
+        "minioadmin",
+    ]
 )
 
 
