@@ -46,6 +46,18 @@ CODING = [
     "2026-12-06/moatless",
 ]
 PROFILES = ("recommended", "coding-agent")
+# The rules the profiles turn on: a column each, found or not.
+PROFILE_RULES = (
+    "ARH-SCH-013",
+    "ARH-SAF-002",
+    "ARH-SAF-003",
+    "ARH-SAF-004",
+    "ARH-SAF-005",
+    "ARH-SAF-006",
+    "ARH-SAF-007",
+    "ARH-FLW-006",
+    "ARH-CMP-001",
+)
 SKIP = {"PROVENANCE.txt", "LICENSE", "README.md"}
 
 
@@ -93,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--findings", action="store_true", help="list every finding")
     args = parser.parse_args(argv)
     counts, found, sizes = sweep(args.root)
-    rules = sorted({rule for _, rule, _ in counts})
+    rules = sorted({rule for _, rule, _ in counts} | set(PROFILE_RULES))
     sources = [s for s in CODING if sizes[f"{s} traces"]]
     for name in PROFILES:
         print(f"\n## {name}\n")
