@@ -340,6 +340,24 @@ def load_run_policies(
     return [item.policy for item in loaded], sections
 
 
+def add_policy_args(parser: argparse.ArgumentParser) -> None:
+    """`--policy` (optional: with neither it nor `--profile`, the `recommended` profile)
+    and `--profile`."""
+    parser.add_argument(
+        "--policy",
+        action="append",
+        metavar="POLICY",
+        help=policy_help() + "; none (and no --profile): the built-in profile 'recommended'",
+    )
+    parser.add_argument(
+        "--profile",
+        action="append",
+        metavar="NAME",
+        help="a built-in profile (recommended, coding-agent; see `arh profiles`), after any "
+        "--policy; give it several times for several",
+    )
+
+
 def policy_references(args: argparse.Namespace, io: Streams) -> list[str]:
     """`--policy` files, then `--profile` names as `arh:NAME`; with neither, the
     `recommended` profile, said once on stderr."""

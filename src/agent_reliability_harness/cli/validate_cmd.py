@@ -17,6 +17,7 @@ from .common import (
     EXIT_USAGE,
     Streams,
     add_cache_args,
+    add_policy_args,
     add_identity_args,
     add_run_args,
     add_show_arg,
@@ -26,7 +27,6 @@ from .common import (
     cannot_create,
     identity_from,
     load_run_policies,
-    policy_help,
     policy_references,
     run_args_problem,
     score_arg,
@@ -47,19 +47,7 @@ def add_parser(subparsers: Any) -> None:
         "of SWE-agent, OTLP protobuf, Inspect and Letta), a URL read through fsspec (s3://...) "
         "or - for standard input.",
     )
-    parser.add_argument(
-        "--policy",
-        action="append",
-        metavar="POLICY",
-        help=policy_help() + "; none (and no --profile): the built-in profile 'recommended'",
-    )
-    parser.add_argument(
-        "--profile",
-        action="append",
-        metavar="NAME",
-        help="a built-in profile (recommended, coding-agent; see `arh profiles`), after any "
-        "--policy; give it several times for several",
-    )
+    add_policy_args(parser)
     parser.add_argument(
         "--fail-under",
         type=score_arg,
