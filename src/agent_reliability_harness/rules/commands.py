@@ -42,6 +42,10 @@ def trace_root(trace: Trace | None) -> str | None:
     return cwd if isinstance(cwd, str) and cwd.startswith(("/", "~")) else None
 
 
+# The chunk memo's key for a call's Action (TraceFacts.memo: per chunk, per Evaluator).
+_MEMO = "toolkinds.action"
+
+
 class KindRule(RuleState):
     """One check per call of the rule's kinds; `judge` gives the reason for a hit (or
     None). Calls that need the working tree wait for it when it is not known yet."""
@@ -66,8 +70,10 @@ class KindRule(RuleState):
     def scan(self, ctx: RuleContext) -> None:
         known = ctx.trace is not None
         root = trace_root(ctx.trace)
+        memo = ctx.facts.memo
         for index, step in ctx.facts.calls:
-            action = self.kinds.action_of(step)
+            key = (_MEMO, index)  # the rules of one run share one mapping: read once
+            action = memo[key] if key in memo else memo.setdefault(key, self.kinds.action_of(step))
             if action is None or action.kind not in self.KINDS:
                 self.seen(step, action)
                 continue
