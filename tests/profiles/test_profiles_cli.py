@@ -114,3 +114,8 @@ def test_show_unknown_profile() -> None:
     code, out, err = run(["profiles", "show", "nope"])
     assert code == 1 and out == ""
     assert err.startswith("error: no built-in profile 'nope'")
+
+
+def test_quiet_says_nothing() -> None:
+    code, out, err = run(["validate", "--quiet", str(SAMPLES / "traces")])
+    assert (code, out, err) == (1, "", "")

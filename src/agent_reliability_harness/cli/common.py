@@ -360,13 +360,14 @@ def add_policy_args(parser: argparse.ArgumentParser) -> None:
 
 def policy_references(args: argparse.Namespace, io: Streams) -> list[str]:
     """`--policy` files, then `--profile` names as `arh:NAME`; with neither, the
-    `recommended` profile, said once on stderr."""
+    `recommended` profile, said once on stderr (unless `--quiet`)."""
     from ..profiles import DEFAULT, NO_POLICY_NOTE, PREFIX  # noqa: PLC0415
 
     references = [*(args.policy or ()), *(PREFIX + name for name in args.profile or ())]
     if references:
         return references
-    io.err.write(NO_POLICY_NOTE + "\n")
+    if not getattr(args, "quiet", False):
+        io.err.write(NO_POLICY_NOTE + "\n")
     return [PREFIX + DEFAULT]
 
 
