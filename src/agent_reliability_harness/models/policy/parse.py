@@ -55,9 +55,7 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         raise err("extends", "only a policy file can extend others (load it with load_policy)")
     tool_kinds = parse_tool_kinds(data)
     final_kinds = named_kinds(data, "completion", "final_tools")
-    final_written = (
-        tuple(str(n) for n in data["completion"]["final_tools"]) if final_kinds else ()
-    )
+    final_written = tuple(str(n) for n in data["completion"]["final_tools"]) if final_kinds else ()
     data = expand_kind_names(data, tool_kinds)
     tools = section(data, "allowed_tools")
     section(data, "error_handling")
