@@ -84,7 +84,6 @@ def test_fail_under_turns_a_low_score_into_a_failure(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ["validate", "x.json"],
         ["validate", "--policy", POLICY],
         ["validate", "--policy", POLICY, "--fail-under", "101", "x.json"],
         ["validate", "--policy", POLICY, "--fail-under", "abc", "x.json"],

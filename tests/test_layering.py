@@ -29,6 +29,10 @@ RANKS = {
     "dataflow": 1,
     "stats": 1,
     "models": 2,
+    # Built-in profiles (policy files as data) and the tool-kind mapping (models' peer:
+    # policies name tool kinds, rules read them).
+    "profiles": 1,
+    "toolkinds": 2,
     "adapters": 3,
     "rules": 4,
     "scoring": 5,

@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check-policy": ("check_policy_cmd", "check policy files (with --strict, warnings fail)"),
     "completion": ("completion_cmd", "print a shell completion script (bash or zsh)"),
     "cache": ("cache_cmd", "show or clear a --cache directory"),
+    "profiles": ("profiles_cmd", "list the built-in profiles, or print one as a policy file"),
 }
 
 # `--show` (render.base.SHOW_MODES, spelled here so that building the parser imports
@@ -338,6 +339,37 @@ def load_run_policies(
     for entry in policy_warnings(sections):
         io.warn(warning_text(entry))
     return [item.policy for item in loaded], sections
+
+
+def add_policy_args(parser: argparse.ArgumentParser) -> None:
+    """`--policy` (optional: with neither it nor `--profile`, the `recommended` profile)
+    and `--profile`."""
+    parser.add_argument(
+        "--policy",
+        action="append",
+        metavar="POLICY",
+        help=policy_help() + "; none (and no --profile): the built-in profile 'recommended'",
+    )
+    parser.add_argument(
+        "--profile",
+        action="append",
+        metavar="NAME",
+        help="a built-in profile (recommended, coding-agent; see `arh profiles`), after any "
+        "--policy; give it several times for several",
+    )
+
+
+def policy_references(args: argparse.Namespace, io: Streams) -> list[str]:
+    """`--policy` files, then `--profile` names as `arh:NAME`; with neither, the
+    `recommended` profile, said once on stderr (unless `--quiet`)."""
+    from ..profiles import DEFAULT, NO_POLICY_NOTE, PREFIX  # noqa: PLC0415
+
+    references = [*(args.policy or ()), *(PREFIX + name for name in args.profile or ())]
+    if references:
+        return references
+    if not getattr(args, "quiet", False):
+        io.err.write(NO_POLICY_NOTE + "\n")
+    return [PREFIX + DEFAULT]
 
 
 def policy_help() -> str:

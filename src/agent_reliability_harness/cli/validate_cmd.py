@@ -18,6 +18,7 @@ from .common import (
     Streams,
     add_cache_args,
     add_identity_args,
+    add_policy_args,
     add_run_args,
     add_show_arg,
     add_strict_arg,
@@ -26,7 +27,7 @@ from .common import (
     cannot_create,
     identity_from,
     load_run_policies,
-    policy_help,
+    policy_references,
     run_args_problem,
     score_arg,
     streams_problem,
@@ -46,9 +47,7 @@ def add_parser(subparsers: Any) -> None:
         "of SWE-agent, OTLP protobuf, Inspect and Letta), a URL read through fsspec (s3://...) "
         "or - for standard input.",
     )
-    parser.add_argument(
-        "--policy", required=True, action="append", metavar="POLICY", help=policy_help()
-    )
+    add_policy_args(parser)
     parser.add_argument(
         "--fail-under",
         type=score_arg,
@@ -141,7 +140,7 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     if cannot_create([t for _, t in targets], io):
         return EXIT_INPUT
     try:
-        policies, sections = load_run_policies(args.policy, args.strict, io)
+        policies, sections = load_run_policies(policy_references(args, io), args.strict, io)
     except PolicyError as exc:
         io.error(str(exc))
         return EXIT_INPUT

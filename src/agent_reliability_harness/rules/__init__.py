@@ -10,6 +10,7 @@ from . import (  # noqa: F401  (each module declares its rules)
     agents,
     budget,
     claims,
+    commands,
     completion,
     dataflow,
     flow,
@@ -20,6 +21,7 @@ from . import (  # noqa: F401  (each module declares its rules)
     safety,
     schema,
     schema_lint,
+    secrets,
     sequence,
     trajectory,
 )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from ..models.common import Category, Severity, Status
+from ..models.policy import Policy
+from ..models.trace import Step
 from .base import Hit, RuleContext, RuleResult, rule
 
 COMPLETION = Category.COMPLETION
@@ -28,7 +30,7 @@ def no_final_response(ctx: RuleContext) -> RuleResult:
     final_tools = ctx.policy.completion.final_tools
     index = facts.step_count - 1
     problem = None
-    if final_tools and last.is_tool_call and last.tool_name in final_tools:
+    if final_tools and last.is_tool_call and _final(last, ctx.policy):
         if facts.failed(index, last):
             how = "failed" + facts.failure_note(index)
             if not facts.output_failed(index):
@@ -37,7 +39,8 @@ def no_final_response(ctx: RuleContext) -> RuleResult:
     elif not last.is_model_response:
         problem = f"last step is a {last.type.value}, not a model_response"
         if final_tools:
-            problem += f" or a call of a final tool ({', '.join(final_tools)})"
+            shown = ctx.policy.completion.final_written or final_tools
+            problem += f" or a call of a final tool ({', '.join(shown)})"
     elif last.status is not Status.OK:
         problem = "last step is a model_response with status error"
     elif not (last.text or "").strip():
@@ -71,3 +74,16 @@ def too_many_steps(ctx: RuleContext) -> RuleResult:
             )
         )
     return result
+
+
+def _final(step: Step, policy: Policy) -> bool:
+    """Whether a call is of a final tool, or of a final kind (`kind:finish`: a finishing
+    tool or shell command by the tool-kind mapping)."""
+    if step.tool_name in policy.completion.final_tools:
+        return True
+    if not policy.completion.final_kinds:
+        return False
+    from ..toolkinds import ToolKinds  # noqa: PLC0415 - only for policies that name kinds
+
+    action = ToolKinds(policy.tool_kinds).action_of(step)
+    return action is not None and action.kind in policy.completion.final_kinds

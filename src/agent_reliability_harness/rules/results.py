@@ -172,8 +172,16 @@ def _key(arguments: dict[str, Any] | None, output: Any) -> tuple[str, Any]:
     return argument_identity(arguments), identity(output)
 
 
-def _side_effect_tools(policy: Policy) -> frozenset[str]:
-    return policy.side_effect_tools
+def _side_effect_calls(policy: Policy) -> frozenset[str]:
+    """The side-effect tools: listed with `side_effect: true`, or of a kind in
+    `error_handling.side_effect_kinds` (toolkinds)."""
+    kinds = policy.error_handling.side_effect_kinds
+    if not kinds:
+        return policy.side_effect_tools
+    from ..toolkinds import ToolKinds  # noqa: PLC0415 - only policies that name kinds
+
+    mapping = ToolKinds(policy.tool_kinds)
+    return policy.side_effect_tools.union(*(mapping.names_of(kind) for kind in kinds))
 
 
 @rule(
@@ -183,9 +191,12 @@ def _side_effect_tools(policy: Policy) -> frozenset[str]:
     title="Side-effect call recorded no outcome",
     remediation="Record what every side-effecting call returned (its output, or its "
     "error), so that whether it took effect can be checked.",
-    applies=lambda p: p.error_handling.require_recorded_outcome and bool(p.side_effect_tools),
+    applies=lambda p: (
+        p.error_handling.require_recorded_outcome
+        and bool(p.side_effect_tools or p.error_handling.side_effect_kinds)
+    ),
     since="1.2",
-    compile=_side_effect_tools,
+    compile=_side_effect_calls,
 )
 class UnrecordedOutcome(RuleState):
     """One check per call of a `side_effect` tool; a hit per call with no output (absent

@@ -101,6 +101,7 @@ POLICY = Obj(
                     "error_output_patterns",
                     "max_identical_repeats",
                     "require_recorded_outcome",
+                    "side_effect_kinds",
                 )
             )
         ),
@@ -164,6 +165,30 @@ AGENT_ENTRY = Obj({key: POLICY.fields[key] for key in AGENT_SECTIONS})
 POLICY.fields["agents"] = Names(AGENT_ENTRY)
 POLICY.fields["allow_unlisted_agents"] = None
 POLICY.fields["tool_contracts"] = None
+POLICY.fields["safety"] = Obj(
+    dict.fromkeys(
+        (
+            "secrets",
+            "destructive_commands",
+            "download_to_shell",
+            "credential_files",
+            "write_outside_workdir",
+            "skipped_hooks",
+            "protected_branches",
+        )
+    )
+)
+POLICY.fields["tool_kinds"] = Names(
+    Obj(
+        {
+            **dict.fromkeys(
+                ("kind", "command", "commands", "path", "patch", "cwd", "url", "command_path")
+            ),
+            "kind_by": Obj(dict.fromkeys(("argument", "kinds"))),
+            "agents": None,
+        }
+    )
+)
 
 # Marks a pending warning in the walk below (its "value" is the message).
 _WARN = Obj()

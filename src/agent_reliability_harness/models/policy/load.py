@@ -16,6 +16,7 @@ import msgspec
 
 from ... import io, reading
 from ...errors import InputError, PolicyError
+from ...profiles import PREFIX, UnknownProfile, is_profile, profile_document
 from ..common import type_name
 from .compose import MAX_DEPTH, merge_chain, too_deep
 from .keys import warn_unknown_keys
@@ -75,6 +76,9 @@ def load_policies(
     with one policy_id are an error: reports and baselines tell policies apart by it."""
     loaded: list[LoadedPolicy] = []
     for raw in paths:
+        if is_profile(os.fspath(raw)):
+            loaded.append(load_policy(raw, strict))
+            continue
         try:
             files = reading.list_files(raw, POLICY_SUFFIXES)
         except InputError as exc:
@@ -99,13 +103,15 @@ def load_policies(
 def _resolve(path: str, chain: tuple[tuple[str, str], ...]) -> tuple[Any, list[PolicyWarning]]:
     """The document of `path` with its bases merged in, and the warnings of every file
     of the chain. `chain` holds (real path, display name) of the files extending it."""
-    real, name = os.path.realpath(path), io.display_path(os.path.normpath(path))
+    profile = is_profile(path)
+    real = path if profile else os.path.realpath(path)
+    name = path if profile else io.display_path(os.path.normpath(path))
     names = [n for _, n in chain] + [name]
     if any(real == r for r, _ in chain):
         raise PolicyError(f"extends forms a cycle: {' -> '.join(names)}")
     notes = Notes(name)
     try:
-        document = _decode(path, notes)
+        document = _profile(path) if profile else _decode(path, notes)
     except (InputError, PolicyError) as exc:
         if not chain:
             raise
@@ -117,10 +123,19 @@ def _resolve(path: str, chain: tuple[tuple[str, str], ...]) -> tuple[Any, list[P
     bases, warnings = [], []
     here = os.path.dirname(path)
     for relative in extends:
-        base, found = _resolve(os.path.join(here, relative), (*chain, (real, name)))
+        target = relative if is_profile(relative) else os.path.join(here, relative)
+        base, found = _resolve(target, (*chain, (real, name)))
         bases.append(base)
         warnings.extend(found)
     return merge_chain(bases, document), [*notes.found, *warnings]
+
+
+def _profile(reference: str) -> dict[str, Any]:
+    """A built-in profile's document (`arh:NAME`)."""
+    try:
+        return profile_document(reference[len(PREFIX) :])
+    except UnknownProfile as exc:
+        raise PolicyError(str(exc)) from None
 
 
 def _extends(value: Any) -> list[str]:

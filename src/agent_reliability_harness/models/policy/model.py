@@ -14,6 +14,7 @@ import msgspec
 from ...patterns import FullMatcher, GlobSet, PatternSet, Searcher
 from ..types import KNOWN_TYPES
 from .claims_model import Claim, FalseSuccess
+from .kinds import Safety
 from .trajectory_model import Trajectory
 
 # The blobs an unsafe pattern may search (policy v1.1 section 4), in report order.
@@ -133,6 +134,8 @@ class ErrorHandling(msgspec.Struct, frozen=True):
     # v1.2 (section 4): ARH-FLW-006 and ARH-FLW-007.
     max_identical_repeats: int | None = None
     require_recorded_outcome: bool = False
+    # Tool kinds whose calls ARH-FLW-007 treats as side effects (see "Tool kinds").
+    side_effect_kinds: tuple[str, ...] = ()
 
 
 class Precondition(msgspec.Struct, frozen=True):
@@ -153,6 +156,12 @@ class Completion(msgspec.Struct, frozen=True):
     final_tools: tuple[str, ...] = ()
     # v1.3 section 2: `no_false_success` and its patterns (None: not set), ARH-GRD-005.
     false_success: FalseSuccess | None = None
+
+    # `kind:NAME` entries of final_tools (their tools are in final_tools too): a call of
+    # one of these kinds by the tool-kind mapping (a finishing shell command) completes.
+    final_kinds: tuple[str, ...] = ()
+    # final_tools as written (`kind:NAME` unexpanded), for messages; () when no kind is named.
+    final_written: tuple[str, ...] = ()
 
 
 class AppliesTo(msgspec.Struct, frozen=True):
@@ -333,6 +342,11 @@ class Policy(msgspec.Struct, frozen=True):
     # trace recorded (metadata `declared_tools`, ARH-SCH-015); "policy" (default) does not.
     tool_contracts: str = "policy"
     claims: tuple[Claim, ...] = ()  # v1.3 section 1 (ARH-GRD-004)
+
+    # The built-in safety checks (ARH-SAF-002..007) and the policy's own tool-kind
+    # entries by tool name (toolkinds.ToolEntry values; POLICY-SPEC.md "Tool kinds").
+    safety: Safety = msgspec.field(default_factory=Safety)
+    tool_kinds: dict[str, Any] = msgspec.field(default_factory=dict)
 
     @property
     def side_effect_tools(self) -> frozenset[str]:

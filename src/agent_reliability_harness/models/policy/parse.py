@@ -12,6 +12,13 @@ from ...errors import PolicyError
 from ..common import check_schema_version, type_name
 from .agents import parse_agents
 from .args import parse_arg_specs
+from .kinds import (
+    expand_kind_names,
+    named_kinds,
+    parse_safety,
+    parse_side_effect_kinds,
+    parse_tool_kinds,
+)
 from .model import Budgets, Completion, ErrorHandling, Grounding, Policy, ToolSchema
 from .notes import Notes, dotted
 from .sections import (
@@ -47,6 +54,10 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         raise err("policy_id", f"must be a non-empty string (got {show(policy_id)})")
     if data.get("extends") is not None:
         raise err("extends", "only a policy file can extend others (load it with load_policy)")
+    tool_kinds = parse_tool_kinds(data)
+    final_kinds = named_kinds(data, "completion", "final_tools")
+    final_written = tuple(str(n) for n in data["completion"]["final_tools"]) if final_kinds else ()
+    data = expand_kind_names(data, tool_kinds)
     tools = section(data, "allowed_tools")
     section(data, "error_handling")
     section(data, "completion")
@@ -59,7 +70,7 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
     error_handling = _parse_error_handling(
         data, notes, any(t.side_effect for t in allowed.values())
     )
-    completion = _parse_completion(data, notes)
+    completion = _parse_completion(data, notes, final_kinds, final_written)
     agents, allow_unlisted_agents = parse_agents(data, notes, compile_policy)
     return Policy(
         policy_id=policy_id,
@@ -82,6 +93,8 @@ def compile_policy(data: Any, notes: Notes) -> Policy:
         allow_unlisted_agents=allow_unlisted_agents,
         tool_contracts=_parse_tool_contracts(data),
         claims=parse_claims(data, notes),
+        safety=parse_safety(data),
+        tool_kinds=tool_kinds,
     )
 
 
@@ -178,7 +191,8 @@ def _parse_grounding(data: dict[str, Any]) -> Grounding:
 def _parse_error_handling(data: dict[str, Any], notes: Notes, side_effects: bool) -> ErrorHandling:
     raw = section(data, "error_handling")
     patterns = pattern_set(raw, "error_output_patterns", "error_handling.error_output_patterns")
-    repeats, recorded = parse_repeats(raw, notes, side_effects)
+    kinds = parse_side_effect_kinds(raw)
+    repeats, recorded = parse_repeats(raw, notes, side_effects or bool(kinds))
     return ErrorHandling(
         require_retry_on_error=flag(
             raw, "require_retry_on_error", "error_handling.require_retry_on_error"
@@ -187,10 +201,16 @@ def _parse_error_handling(data: dict[str, Any], notes: Notes, side_effects: bool
         error_output_patterns=patterns,
         max_identical_repeats=repeats,
         require_recorded_outcome=recorded,
+        side_effect_kinds=kinds,
     )
 
 
-def _parse_completion(data: dict[str, Any], notes: Notes) -> Completion:
+def _parse_completion(
+    data: dict[str, Any],
+    notes: Notes,
+    final_kinds: tuple[str, ...] = (),
+    final_written: tuple[str, ...] = (),
+) -> Completion:
     raw = section(data, "completion")
     required = flag(raw, "require_final_response", "completion.require_final_response")
     max_steps = count(raw, "max_steps", "completion.max_steps", 1)
@@ -202,4 +222,6 @@ def _parse_completion(data: dict[str, Any], notes: Notes) -> Completion:
         max_steps=max_steps,
         final_tools=final_tools,
         false_success=parse_false_success(raw, notes),
+        final_kinds=final_kinds,
+        final_written=dedupe(final_written),
     )
