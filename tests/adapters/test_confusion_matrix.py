@@ -82,6 +82,7 @@ REAL_SOURCES: dict[str, str] = {
 # the raw MCP captures the derived sessions come from): expected refusals.
 NO_RUN = (
     "*/policies*/*",
+    "*/policy.*.json",
     "*/per_task_policies*/*",
     "2026-11/agentdojo/traces/allowed_tools_by_suite.json",
     "2026-11/agentdojo/traces/*/allowed_tools.json",
