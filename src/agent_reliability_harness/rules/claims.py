@@ -48,6 +48,10 @@ class _Call:
         self.ok, self.values = ok, values
 
 
+# What a claim lacks, the call it was checked against, what the sentence stated; None: held.
+Verdict = tuple[str, _Call | None, dict[str, Any]] | None
+
+
 def last_answer(facts: TraceFacts) -> Answer | None:
     """The chunk's last model response with non-blank text, or None."""
     steps, start = facts.steps, facts.start
@@ -109,7 +113,7 @@ class ClaimNotBacked(RuleState):
         self.calls: list[list[_Call]] = [[] for _ in plan.claims]
         self.answer: Answer | None = None
         # (claim, calls before) -> the verdict on a sentence that states no value.
-        self.known: dict[tuple[int, int], Any] = {}
+        self.known: dict[tuple[int, int], Verdict] = {}
 
     def scan(self, ctx: RuleContext) -> None:
         plan, facts = self.compiled, ctx.facts
@@ -174,7 +178,7 @@ class ClaimNotBacked(RuleState):
 
     def _verdict(
         self, n: int, claim: Claim, claimed: list[list[str] | None], position: int, scope: str
-    ) -> tuple[str, _Call | None, dict[str, Any]] | None:
+    ) -> Verdict:
         """`_verdict` over the claim's calls before `position`; a sentence that states no
         value is judged once per claim and number of calls (kept in `known`)."""
         calls = self.calls[n]
