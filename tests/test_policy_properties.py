@@ -237,7 +237,7 @@ def test_yaml_reads_any_json_value_back(value: Any, plain: bool) -> None:
 
 # ------------------------------------------------------------------ one typo, one warning
 
-_REQUIRED = {"policy_id", "expected", "tool", "pattern"}
+_REQUIRED = {"policy_id", "expected", "tool", "pattern", "name", "when", "requires", "in"}
 
 
 def _key_places(value: Any, node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
