@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check-policy": ("check_policy_cmd", "check policy files (with --strict, warnings fail)"),
     "completion": ("completion_cmd", "print a shell completion script (bash or zsh)"),
     "cache": ("cache_cmd", "show or clear a --cache directory"),
+    "guard": ("guard_cmd", "apply a policy before each tool call (hooks, daemon, MCP proxy)"),
 }
 
 # `--show` (render.base.SHOW_MODES, spelled here so that building the parser imports

@@ -184,6 +184,28 @@ class Guard:
         """The session so far as a canonical trace (denied calls included)."""
         return self.session.trace()
 
+    def pending(self) -> list[str]:
+        """The ids of the calls still waiting for their outcome, oldest first."""
+        return list(self.session.pending)
+
+    def report(self) -> TraceReport:
+        """The report of the session so far, closing rules included; the session goes
+        on (a Stop hook: the agent answered, the user may ask again)."""
+        return self.session.evaluator.evaluate(self.trace())
+
+    @classmethod
+    def restore(cls, evaluator: Evaluator, trace: Trace, pending: list[str]) -> Guard:
+        """A session carried on from its recorded steps (`pending`: the calls of them still
+        waiting for an outcome): one pass of the rules over them."""
+        guard = cls(evaluator.policy, trace=trace, evaluator=evaluator)
+        waiting = set(pending)
+        for step in trace.steps:
+            if step.step_id in waiting and step.is_tool_call:
+                guard.session.add_pending(step)
+            else:
+                guard.session.record(step)
+        return guard
+
     def close(self) -> TraceReport:
         """The session's report, closing rules included: `arh validate`'s for `trace()`."""
         if self.closed is None:
