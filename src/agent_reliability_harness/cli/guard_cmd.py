@@ -80,9 +80,13 @@ def run(args: argparse.Namespace, io: Streams) -> int:
     if args.mode == "hook":
         return _hook(args, io)
     if args.mode == "serve":
+        from ..guard.hook import HookOptions  # noqa: PLC0415
         from ..guard.serve import serve  # noqa: PLC0415
 
-        return serve(args.policy, args.port, args.state, args.record, args.approve, io)
+        options = HookOptions(
+            args.policy, state=args.state, record=args.record, approve=args.approve
+        )
+        return serve(options, args.port, io)
     if args.mode == "mcp":
         command = list(args.server)
         if command[:1] == ["--"]:

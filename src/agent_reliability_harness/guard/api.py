@@ -185,8 +185,10 @@ class Guard:
         return self.session.trace()
 
     def pending(self) -> list[str]:
-        """The ids of the calls still waiting for their outcome, oldest first."""
-        return list(self.session.pending)
+        """The ids of the allowed calls still waiting for their outcome, oldest first (a
+        denied call never ran: it is in the session as a failed call)."""
+        session = self.session
+        return [i for i in session.pending if GUARD_KEY not in session.pending_step(i).metadata]
 
     def report(self) -> TraceReport:
         """The report of the session so far, closing rules included; the session goes

@@ -37,6 +37,9 @@ class HookOptions(msgspec.Struct, frozen=True):
 class Sessions:
     """Where sessions live between events (files here; memory in the daemon)."""
 
+    # Whether --record writes the session at every event (else at closing events only).
+    record_each_event = True
+
     def __init__(self, options: HookOptions, evaluator: Evaluator) -> None:
         self.options = options
         self.evaluator = evaluator
@@ -45,6 +48,9 @@ class Sessions:
     def open(self, session_id: str, deadline: float) -> Iterator[Guard]:
         raise NotImplementedError
         yield  # pragma: no cover
+
+    def closed(self, session_id: str, guard: Guard) -> None:
+        """A closing event was handled (the daemon saves the session)."""
 
 
 class FileSessions(Sessions):
@@ -91,9 +97,13 @@ def handle(sessions: Sessions, dialect: str, event: Event, deadline: float) -> R
         return Reply()
     with sessions.open(event.session_id, deadline) as guard:
         decision = apply(guard, event)
-        if options.record is not None:
+        closing = event.kind == "close"
+        if options.record is not None and (closing or sessions.record_each_event):
             write_record(options.record, guard.trace())
-        summary = _summary(guard) if event.kind == "close" else ""
+        summary = ""
+        if closing:
+            sessions.closed(event.session_id, guard)
+            summary = _summary(guard)
     reply = answer(dialect, event, decision, options.approve)
     return msgspec.structs.replace(reply, stderr=reply.stderr + summary)
 
