@@ -47,7 +47,7 @@ def _post(
     request = urllib.request.Request(
         f"{url}/hook/{dialect}", data=json.dumps(event).encode(), method="POST"
     )
-    with urllib.request.urlopen(request, timeout=SAFETY) as response:  # noqa: S310
+    with urllib.request.urlopen(request, timeout=SAFETY) as response:
         return response.read().decode(), dict(response.headers)
 
 
@@ -74,7 +74,7 @@ def test_serve_decides_over_http_with_state_across_events(server: tuple[str, Pat
 def test_malformed_input_over_http(server: tuple[str, Path]) -> None:
     url, _ = server
     request = urllib.request.Request(f"{url}/hook", data=b"{nope", method="POST")
-    with urllib.request.urlopen(request, timeout=SAFETY) as response:  # noqa: S310
+    with urllib.request.urlopen(request, timeout=SAFETY) as response:
         assert response.headers["X-Arh-Exit-Code"] == "2"
         assert json.loads(response.headers["X-Arh-Stderr"]).startswith("error: arh guard:")
 

@@ -86,7 +86,7 @@ def run(args: argparse.Namespace, io: Streams) -> int:
         options = HookOptions(
             args.policy, state=args.state, record=args.record, approve=args.approve
         )
-        return serve(options, args.port, io)
+        return serve(options, args.port, io.err)
     if args.mode == "mcp":
         command = list(args.server)
         if command[:1] == ["--"]:
@@ -96,7 +96,7 @@ def run(args: argparse.Namespace, io: Streams) -> int:
             return EXIT_USAGE
         from ..guard.mcp import proxy  # noqa: PLC0415
 
-        return proxy(args.policy, command, args.record, io)
+        return proxy(args.policy, command, args.record, io.err)
     io.error("arh guard: choose a mode: hook, serve or mcp")
     return EXIT_USAGE
 

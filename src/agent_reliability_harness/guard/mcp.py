@@ -12,10 +12,9 @@ import os
 import subprocess
 import sys
 import threading
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from ..cli.common import Streams
     from .api import Guard
 
 __all__ = ["Proxy", "proxy"]
@@ -118,7 +117,7 @@ def _decode(line: bytes) -> Any:
         return None
 
 
-def proxy(policy: str, command: list[str], record: str | None, io: Streams) -> int:
+def proxy(policy: str, command: list[str], record: str | None, err: TextIO) -> int:
     """Run the server behind the guard until the client closes stdin; the server's exit
     code. A policy that does not load: refuse to start (exit 1)."""
     from .hook import _evaluator  # noqa: PLC0415
@@ -127,7 +126,7 @@ def proxy(policy: str, command: list[str], record: str | None, io: Streams) -> i
     try:
         evaluator = _evaluator(policy)
     except Exception as exc:
-        io.error(f"arh guard mcp: {str(exc).splitlines()[0]}")
+        err.write(f"error: arh guard mcp: {str(exc).splitlines()[0]}\n")
         return 1
     from .api import Guard  # noqa: PLC0415
 
@@ -136,7 +135,7 @@ def proxy(policy: str, command: list[str], record: str | None, io: Streams) -> i
     try:
         child = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     except OSError as exc:
-        io.error(f"arh guard mcp: cannot run {command[0]}: {exc.strerror}")
+        err.write(f"error: arh guard mcp: cannot run {command[0]}: {exc.strerror}\n")
         return 1
     assert child.stdin is not None and child.stdout is not None
     relay = Proxy(guard, sys.stdout.buffer, child.stdin)

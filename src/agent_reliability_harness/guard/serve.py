@@ -14,13 +14,12 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from .events import DIALECTS, EventError, Reply, fail_reply, parse_event
 from .hook import HookOptions, Sessions, handle, load_session, save_session
 
 if TYPE_CHECKING:
-    from ..cli.common import Streams
     from ..engine import Evaluator
     from .api import Guard
 
@@ -121,23 +120,23 @@ def make_server(sessions: MemorySessions, port: int) -> ThreadingHTTPServer:
     return ThreadingHTTPServer((LOOPBACK, port), Handler)
 
 
-def serve(options: HookOptions, port: int, io: Streams) -> int:
+def serve(options: HookOptions, port: int, err: TextIO) -> int:
     """Run until interrupted; a policy that does not load: refuse to start (exit 1)."""
     from .hook import _evaluator  # noqa: PLC0415
 
     try:
         evaluator = _evaluator(options.policy)
     except Exception as exc:
-        io.error(f"arh guard serve: {str(exc).splitlines()[0]}")
+        err.write(f"error: arh guard serve: {str(exc).splitlines()[0]}\n")
         return 1
     sessions = MemorySessions(options, evaluator)
     try:
         server = make_server(sessions, port)
     except OSError as exc:
-        io.error(f"arh guard serve: cannot listen on {LOOPBACK}:{port}: {exc.strerror}")
+        err.write(f"error: arh guard serve: cannot listen on {LOOPBACK}:{port}: {exc.strerror}\n")
         return 1
-    io.err.write(f"arh guard: listening on http://{LOOPBACK}:{server.server_address[1]}\n")
-    io.err.flush()
+    err.write(f"arh guard: listening on http://{LOOPBACK}:{server.server_address[1]}\n")
+    err.flush()
     try:
         server.serve_forever()
     except KeyboardInterrupt:
