@@ -66,7 +66,11 @@ def reconcile(
             continue
         where = f"{totals.at}.{name}"
         if recorded < summed or target is None:
-            note(where, f"the steps' {name} sum to {summed}; the file's total is {recorded}", recorded)
+            note(
+                where,
+                f"the steps' {name} sum to {summed}; the file's total is {recorded}",
+                recorded,
+            )
             continue
         difference = recorded - summed
         if name != "cost_usd":

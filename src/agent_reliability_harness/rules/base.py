@@ -254,9 +254,7 @@ def rule(
     """Declare a rule: decorate a `check(ctx)` function or a RuleState subclass (see the
     module docstring); what is decorated is registered and given back unchanged. A
     plugin's rule (docs/plugins.md) is declared the same way, with its own ID prefix.
-    `moment`: when its findings can be known (required for a built-in rule; a plugin
-    rule's default is AFTER); a PREVENTIVE rule answers `probe` (its RuleState method,
-    or `probe=` for a check function)."""
+    `moment`: see Moment (a PREVENTIVE rule answers `probe`; see _moment)."""
     _check_id(rule_id, category)
     if help_uri is not None and _HELP_URI.fullmatch(help_uri) is None:
         raise ValueError(f"rule {rule_id}: help_uri must be an https:// URL (got {help_uri!r})")
@@ -272,13 +270,7 @@ def rule(
         else:
             raise TypeError(f"rule {rule_id}: declare a check function or a RuleState class")
         module = _declaring_module(rule_id, declared)
-        when = _moment(rule_id, moment, probe)
-        if (
-            when is Moment.PREVENTIVE
-            and probe is None
-            and getattr(declared, "probe", RuleState.probe) is RuleState.probe
-        ):
-            raise TypeError(f"rule {rule_id}: a preventive rule must define probe")
+        when = _moment(rule_id, moment, probe, declared)
         built_in = rule_id.startswith(_BUILT_IN)
         (REGISTRY if built_in else PLUGIN_RULES)[rule_id] = Rule(
             rule_id,
@@ -303,13 +295,19 @@ def rule(
     return register
 
 
-def _moment(rule_id: str, moment: Moment | None, probe: ProbeFn | None) -> Moment:
+def _moment(rule_id: str, moment: Moment | None, probe: ProbeFn | None, declared: Any) -> Moment:
+    """The declared moment (required of a built-in rule; a plugin rule's default: AFTER).
+    A PREVENTIVE rule answers `probe`: its RuleState method, or `probe=` for a check
+    function."""
     if moment is None:
         if rule_id.startswith(_BUILT_IN):
             raise TypeError(f"rule {rule_id}: a built-in rule declares its moment")
         moment = Moment.AFTER
     if probe is not None and moment is not Moment.PREVENTIVE:
         raise TypeError(f"rule {rule_id}: only a preventive rule has a probe")
+    probes = probe is not None or getattr(declared, "probe", RuleState.probe) is not RuleState.probe
+    if moment is Moment.PREVENTIVE and not probes:
+        raise TypeError(f"rule {rule_id}: a preventive rule must define probe")
     return moment
 
 

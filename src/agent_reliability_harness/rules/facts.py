@@ -366,25 +366,6 @@ class TraceFacts:
         return keyed
 
 
-def call_key(step: Step) -> str:
-    """The group key `keyed_calls` gives a call in a trace read a chunk at a time (a long
-    identity as its digest): what a probe of the next call looks up."""
-    tool = step.tool_name or ""
-    arguments = step.arguments
-    raw = None
-    if arguments and _FAST_IDENTITY is not None and type(arguments) is dict:
-        try:
-            if _no_floats(arguments):
-                raw = _FAST_IDENTITY(arguments)
-        except Exception:  # the general encoder gives the result or its error
-            pass
-    if raw is None:
-        identity = _IDENTITY.encode(arguments) if arguments else "{}"
-        raw = identity.encode("utf-8", "surrogatepass")
-    identity = _digest(raw) if len(raw) > _LONG_IDENTITY else raw.decode("utf-8", "surrogatepass")
-    return f"{tool}\0{identity}"
-
-
 _KEYED = "facts.keyed_calls"
 _LONG_IDENTITY = 64
 

@@ -9,7 +9,13 @@ from ..models.common import Category, Severity, Status
 from ..models.policy import Policy
 from ..models.trace import Step
 from .base import Hit, Moment, RuleContext, RuleResult, RuleState, brief, rule
-from .facts import call_key
+from .facts import (  # the identity `keyed_calls` gives, for call_key
+    _FAST_IDENTITY,
+    _IDENTITY,
+    _LONG_IDENTITY,
+    _digest,
+    _no_floats,
+)
 
 FLOW = Category.FLOW
 ERROR = Severity.ERROR
@@ -207,3 +213,22 @@ def _repeated(index: int, step: Step, succeeded: tuple[str, str]) -> Hit:
         f"arguments after it {how} at step '{step_id}'",
         step_id=step.step_id,
     )
+
+
+def call_key(step: Step) -> str:
+    """The group key `keyed_calls` gives a call in a trace read a chunk at a time (a long
+    identity as its digest): what a probe of the next call looks up."""
+    tool = step.tool_name or ""
+    arguments = step.arguments
+    raw = None
+    if arguments and _FAST_IDENTITY is not None and type(arguments) is dict:
+        try:
+            if _no_floats(arguments):
+                raw = _FAST_IDENTITY(arguments)
+        except Exception:  # the general encoder gives the result or its error
+            pass
+    if raw is None:
+        identity = _IDENTITY.encode(arguments) if arguments else "{}"
+        raw = identity.encode("utf-8", "surrogatepass")
+    identity = _digest(raw) if len(raw) > _LONG_IDENTITY else raw.decode("utf-8", "surrogatepass")
+    return f"{tool}\0{identity}"
