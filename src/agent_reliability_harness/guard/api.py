@@ -73,9 +73,12 @@ def load_guard_policy(policy: str | Path | Mapping[str, Any] | Policy | LoadedPo
     if isinstance(policy, LoadedPolicy):
         return policy.policy
     if isinstance(policy, str | Path):
-        from ..api import load_policy  # noqa: PLC0415
+        from ..models.policy import load_policy  # noqa: PLC0415
+        from ..rules.plugins import check_plugins  # noqa: PLC0415
 
-        return load_policy(str(policy))
+        loaded = load_policy(str(policy))
+        check_plugins(loaded)  # the plugins it names, imported (as `arh validate` does)
+        return loaded.policy
     return parse_policy(dict(policy))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -79,6 +80,8 @@ class MemorySessions(Sessions):
 
 def make_server(sessions: MemorySessions, port: int) -> ThreadingHTTPServer:
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keep-alive: every reply has a Content-Length
+
         def do_POST(self) -> None:
             self._answer(self._reply())
 
@@ -104,13 +107,14 @@ def make_server(sessions: MemorySessions, port: int) -> ThreadingHTTPServer:
             except Exception as exc:
                 return fail_reply(found, event.name, str(exc).splitlines()[0], True)
 
-        def _answer(self, reply: Reply) -> None:
+        def _answer(self, reply: Reply, cpu_us: int) -> None:
             body = reply.stdout.encode("utf-8")
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(body)))
             self.send_header("X-Arh-Exit-Code", str(reply.code))
             self.send_header("X-Arh-Stderr", json.dumps(reply.stderr))
+            self.send_header("X-Arh-Decision-Cpu-Us", str(cpu_us))  # this request's CPU time
             self.end_headers()
             self.wfile.write(body)
 
