@@ -33,9 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SRC = str(ROOT / "src")
 sys.path.insert(0, SRC)
 
-from agent_reliability_harness import Guard
-from agent_reliability_harness.guard.service import head_for
-from agent_reliability_harness.guard.state import write_state
+from agent_reliability_harness import Guard  # noqa: E402
+from agent_reliability_harness.guard.service import head_for  # noqa: E402
+from agent_reliability_harness.guard.state import write_state  # noqa: E402
 
 POLICY: dict[str, Any] = {
     "schema_version": "1.2",

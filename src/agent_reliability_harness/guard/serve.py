@@ -83,7 +83,9 @@ def make_server(sessions: MemorySessions, port: int) -> ThreadingHTTPServer:
         protocol_version = "HTTP/1.1"  # keep-alive: every reply has a Content-Length
 
         def do_POST(self) -> None:
-            self._answer(self._reply())
+            start = time.thread_time_ns()
+            reply = self._reply()
+            self._answer(reply, (time.thread_time_ns() - start) // 1000)
 
         def _reply(self) -> Reply:
             parts = self.path.strip("/").split("/")
