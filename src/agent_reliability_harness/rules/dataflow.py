@@ -365,9 +365,11 @@ class UngroundedArgument(_FlowRule):
         return result
 
     def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        tool = step.tool_name
+        if not tool:  # only named calls are asked about (TraceFacts.calls)
+            return []
         flow = _flow(ctx, self.compiled)
         assert flow.live is not None
-        tool = step.tool_name or ""
         hits = []
         for name, value in flow.grounded_asked(tool, step.arguments or {}):
             answer = flow.live.grounded_answer(index, name, value)

@@ -109,6 +109,8 @@ class RetryStorm(RuleState):
                 self.over[key] = (index, step.step_id, step.tool_name)
 
     def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        if not step.tool_name:  # only named calls are grouped (TraceFacts.keyed_calls)
+            return []
         count = self.counts.get(call_key(step), 0) + 1
         if count != self.limit + 1:
             return []
