@@ -12,12 +12,12 @@ import msgspec
 from guard_replay import Denial, offline_denials, replay
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from policy_strategies import valid_policies
-from strategies import steps
 
 from agent_reliability_harness.engine import Evaluator
 from agent_reliability_harness.models.policy import parse_policy
 from agent_reliability_harness.models.trace import Trace
+from policy_strategies import valid_policies
+from strategies import steps
 
 _NAMES = ["a", "b", "c", "x", "y", "z", "zz", "refund", "lookup_order", "issue_refund"]
 
