@@ -38,11 +38,13 @@ RANKS = {
     "scoring": 5,
     "engine": 6,
     "agent_runs": 6,  # policy v1.2 `agents`: the engine's per-agent runs
+    "session": 6,  # the engine's session API: a trace evaluated as it happens (guard)
     "compare": 7,
     "render": 8,
     "pipeline": 9,
     "api": 9,
     "infer": 9,  # arh infer: learns through the pipeline, like the API
+    "guard": 9,  # arh guard: the session API before each call (hooks, daemon, MCP proxy)
     "cli": 10,
     # Test-suite helpers (assert_trace, the pytest plugin): users of the API, never used by it.
     "testing": 10,

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .compare import Comparison, GateMode, GateOptions
     from .compare import compare as compare_reports
     from .errors import ArhError, InputError, PolicyError, ReportError, TraceError
+    from .guard import Decision, Guard
     from .models import Finding, Policy, RunReport, Step, Trace, TraceReport
     from .models.baseline import load_report, parse_report
 
@@ -45,6 +46,8 @@ _LAZY: dict[str, tuple[str, str]] = {
     "ReportError": (".errors", "ReportError"),
     "TraceError": (".errors", "TraceError"),
     "Finding": (".models", "Finding"),
+    "Guard": (".guard.api", "Guard"),
+    "Decision": (".guard.api", "Decision"),
     "Policy": (".models", "Policy"),
     "RunReport": (".models", "RunReport"),
     "Step": (".models", "Step"),
@@ -67,9 +70,11 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "ArhError",
     "Comparison",
+    "Decision",
     "Finding",
     "GateMode",
     "GateOptions",
+    "Guard",
     "InputError",
     "Policy",
     "PolicyError",

@@ -53,8 +53,9 @@ class AgentPlan:
         self.entries = policy.agents
         self.evaluators = tuple(make(entry) for _, entry in policy.agents.entries)
 
-    def start(self) -> AgentRuns:
-        return AgentRuns(self)
+    def start(self, head: Trace | None = None, probing: bool = False) -> AgentRuns:
+        """`head`: the trace's top-level fields, when known before its steps."""
+        return AgentRuns(self, head, probing)
 
 
 class _AgentRun:
@@ -92,10 +93,12 @@ class _AgentRun:
 class AgentRuns:
     """Per trace: the run of each agent that belongs to an entry, by agent name."""
 
-    __slots__ = ("pending", "plan", "runs")
+    __slots__ = ("head", "pending", "plan", "probing", "runs")
 
-    def __init__(self, plan: AgentPlan) -> None:
+    def __init__(self, plan: AgentPlan, head: Trace | None = None, probing: bool = False) -> None:
         self.plan = plan
+        self.head = head
+        self.probing = probing
         self.runs: dict[str, _AgentRun | None] = {}  # None: an unlisted agent
         # Chunks (steps, start, complete) held while a step needs the trace's agent_name
         # and it is not known yet (a trace read a chunk at a time that gives it last).
@@ -132,16 +135,44 @@ class AgentRuns:
                 group = groups[agent] = ([], [])
             group[0].append(step)
             group[1].append(position)
-        runs = self.runs
         for agent, (mine, positions) in groups.items():
-            if agent not in runs:
-                index = self.plan.entries.index(agent)
-                runs[agent] = (
-                    None if index is None else _AgentRun(self.plan.evaluators[index].start())
-                )
-            run = runs[agent]
+            run = self._run(agent)
             if run is not None:
                 run.add(mine, positions, complete)
+
+    def _run(self, agent: str) -> _AgentRun | None:
+        runs = self.runs
+        if agent not in runs:
+            index = self.plan.entries.index(agent)
+            runs[agent] = (
+                None
+                if index is None
+                else _AgentRun(self.plan.evaluators[index].start(self._head(agent), self.probing))
+            )
+        return runs[agent]
+
+    def _head(self, agent: str) -> Trace | None:
+        head = self.head
+        return None if head is None else msgspec.structs.replace(head, agent_name=agent, steps=())
+
+    def probe(self, step: Step, position: int, agent_name: str | None) -> list[Finding]:
+        """The findings of the call's agent entry's preventive rules on the call `step`
+        if it came next, at trace position `position` (TraceRun.probe)."""
+        agent = step.agent if step.agent is not None else agent_name
+        if agent is None or self.pending:
+            return []
+        run = self._run(agent)
+        if run is None:
+            return []
+        return [
+            msgspec.structs.replace(
+                finding,
+                agent=agent,
+                step_index=position,
+                source_step_index=run.position(finding.source_step_index),
+            )
+            for finding in run.run.probe(step)
+        ]
 
     def finish(self, trace: Trace) -> tuple[list[Finding], list[dict[Category, Tally]]]:
         """Every agent run's findings (with the agent, at trace positions) and tallies."""

@@ -18,7 +18,8 @@ from .models.policy import Policy
 from .models.report import Finding, TraceReport
 from .models.trace import Step, Trace
 from .rules import Hit, Rule, RuleContext, RuleResult, RuleState, TraceFacts, all_rules
-from .rules.base import MAX_FINDINGS
+from .rules.base import MAX_FINDINGS, Moment
+from .rules.dataflow import PROBING
 from .rules.facts import json_number
 from .scoring import (
     DEFAULT_FAIL_UNDER,
@@ -68,6 +69,17 @@ class Evaluator:
         self.rules = tuple(rule for rule, _ in rules)
         self._checks = tuple(checks)
         self._states = tuple(states)
+        # The preventive rules a session asks about a call before it runs (TraceRun.probe):
+        # a check function's probe (state None), or the position of a class rule's state.
+        self._probes = tuple(
+            (rule, severity, rule.probe, None)
+            for _, rule, severity in checks
+            if rule.moment is Moment.PREVENTIVE and rule.probe is not None
+        ) + tuple(
+            (rule, severity, None, k)
+            for k, (_, _, rule, severity) in enumerate(states)
+            if rule.moment is Moment.PREVENTIVE
+        )
         # Results come checks first, then states: the plan and the findings follow that.
         self._order = tuple((r, s) for _, r, s in checks) + tuple((r, s) for _, _, r, s in states)
         self._plan = ScorePlan(self._order)
@@ -91,9 +103,11 @@ class Evaluator:
         run.add(trace.steps, complete=True)
         return run.finish(trace, source_path, source_line, step_lines)
 
-    def start(self) -> TraceRun:
-        """Evaluate a trace given a chunk of steps at a time (`add`), then `finish`."""
-        return TraceRun(self, None)
+    def start(self, head: Trace | None = None, probing: bool = False) -> TraceRun:
+        """Evaluate a trace given a chunk of steps at a time (`add`), then `finish`.
+        `head`: the trace's top-level fields when they are known first (its steps are not
+        read); `probing`: a session that asks about each call before it runs (`probe`)."""
+        return TraceRun(self, head, probing)
 
 
 class TraceRun:
@@ -101,19 +115,25 @@ class TraceRun:
 
     __slots__ = ("agents", "ctx", "evaluator", "facts", "states")
 
-    def __init__(self, evaluator: Evaluator, trace: Trace | None) -> None:
+    def __init__(self, evaluator: Evaluator, trace: Trace | None, probing: bool = False) -> None:
+        """`probing`: the steps come one at a time or in chunks, with the trace's top-level
+        fields in `trace` (its steps not read), and `probe` asks about the next call."""
         self.evaluator = evaluator
         self.facts = facts = TraceFacts(
             watched=evaluator._watched,
             error_outputs=evaluator._error_outputs,
             failed_when=evaluator._failed_when,
         )
+        if probing:
+            facts.trace_memo[PROBING] = True
         if trace is not None:
             facts.agent_name = trace.agent_name
         self.ctx = RuleContext(trace, evaluator.policy, self.facts)
         self.states = [cls(compiled) for cls, compiled, _, _ in evaluator._states]
         plan = evaluator._agents
-        self.agents: AgentRuns | None = None if plan is None else plan.start()
+        self.agents: AgentRuns | None = (
+            None if plan is None else plan.start(trace if probing else None, probing)
+        )
 
     def add(
         self, steps: Sequence[Step], complete: bool = False, agent_name: str | None = None
@@ -129,6 +149,26 @@ class TraceRun:
             state.scan(ctx)
         if self.agents is not None:
             self.agents.add(steps, facts.start, facts.agent_name, complete)
+
+    def probe(self, step: Step) -> list[Finding]:
+        """The findings the preventive rules would make on the tool call `step` if it
+        were the next step, before its outcome is known, from each rule's state of the
+        steps added so far (one at a time or in chunks, never `complete`); nothing
+        changes. A session's TraceFacts must say so before its first step (`probing`)."""
+        evaluator, ctx = self.evaluator, self.ctx
+        index = self.facts.step_count
+        findings: list[Finding] = []
+        for rule, severity, probe, k in evaluator._probes:
+            if probe is None:
+                assert k is not None
+                hits = self.states[k].probe(ctx, index, step)
+            else:
+                hits = probe(ctx, index, step)
+            if hits:
+                findings += _findings(rule, severity, hits, 0)
+        if self.agents is not None:
+            findings += self.agents.probe(step, index, self.facts.agent_name)
+        return findings
 
     def agent_name_fits(self, trace: Trace) -> bool:
         """Whether the agent_name the steps were read with is the trace's (a trace read a

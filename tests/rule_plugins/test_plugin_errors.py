@@ -102,7 +102,8 @@ def test_listing_reports_a_plugin_that_cannot_be_imported(tmp_path: Path) -> Non
     done = arh(["rules", "--plugins"], site, tmp_path)
     assert done.returncode == 1
     assert (
-        done.stdout == "plugin good (good_rules):\n  ACME-SAF-001  safety      error          t\n"
+        done.stdout
+        == "plugin good (good_rules):\n  ACME-SAF-001  safety      error          after       t\n"
     )
     assert done.stderr == (
         "error: plugin 'broken' (broken_rules) could not be imported: RuntimeError: no\n"

@@ -26,7 +26,7 @@ def test_the_example_installs_and_is_listed(example_site: Path, tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     assert done.stdout == (
         "plugin refund-limits (arh_refund_rules.rules):\n"
-        "  SHOP-SAF-001  safety      error          Refund exceeds the order total\n"
+        "  SHOP-SAF-001  safety      error          after       Refund exceeds the order total\n"
     )
     # The built-in table is unchanged by an installed plugin.
     assert RULE not in arh(["rules"], example_site, tmp_path).stdout

@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "completion": ("completion_cmd", "print a shell completion script (bash or zsh)"),
     "cache": ("cache_cmd", "show or clear a --cache directory"),
     "profiles": ("profiles_cmd", "list the built-in profiles, or print one as a policy file"),
+    "guard": ("guard_cmd", "apply a policy before each tool call (hooks, daemon, MCP proxy)"),
 }
 
 # `--show` (render.base.SHOW_MODES, spelled here so that building the parser imports

@@ -172,20 +172,10 @@ class SourceIndex:
         units = [u for asked in sink_units for _, us in asked for u in us]
         units.extend(u for found in leaves for u in found)
         seen = self._occurrences(units)
-        markers = self.options.untrusted_if or ()
-        sinks = []
-        for (position, _, _), asked in zip(self._sinks, sink_units, strict=True):
-            tainted = []
-            for name, arg_units in asked:
-                hits = []
-                for unit in arg_units:
-                    where = seen[_key(unit)]
-                    if where.taint < position <= where.trusted:
-                        pattern = markers[where.marker].pattern if where.marker >= 0 else None
-                        hits.append(TaintedUnit(unit, where.taint, pattern))
-                if hits:
-                    tainted.append(TaintedArgument(name, tuple(hits)))
-            sinks.append(SinkResult(position, tuple(tainted)))
+        sinks = [
+            SinkResult(position, self._tainted(position, asked, seen))
+            for (position, _, _), asked in zip(self._sinks, sink_units, strict=True)
+        ]
         grounded = [
             GroundedResult(
                 position, name, next((u for u in found if seen[_key(u)].any >= position), None)
@@ -193,6 +183,40 @@ class SourceIndex:
             for (position, name, _), found in zip(self._grounded, leaves, strict=True)
         ]
         return Resolution(tuple(sinks), tuple(grounded))
+
+    def _tainted(
+        self, position: int, asked: list[tuple[str, list[Unit]]], seen: dict[tuple[bool, Any], Seen]
+    ) -> tuple[TaintedArgument, ...]:
+        markers = self.options.untrusted_if or ()
+        tainted = []
+        for name, arg_units in asked:
+            hits = []
+            for unit in arg_units:
+                where = seen[_key(unit)]
+                if where.taint < position <= where.trusted:
+                    pattern = markers[where.marker].pattern if where.marker >= 0 else None
+                    hits.append(TaintedUnit(unit, where.taint, pattern))
+            if hits:
+                tainted.append(TaintedArgument(name, tuple(hits)))
+        return tuple(tainted)
+
+    def sink_answer(
+        self, position: int, arguments: Mapping[str, Any], checked: Collection[str] | None
+    ) -> SinkResult:
+        """What `resolve` would answer an `ask_sink` at `position`, from the sources so
+        far (the guard's question about a call before it runs; nothing is recorded)."""
+        if position <= self._first_taint:
+            return SinkResult(position, ())
+        asked = self._sink_units(arguments, checked)
+        seen = self._occurrences([u for _, us in asked for u in us])
+        return SinkResult(position, self._tainted(position, asked, seen))
+
+    def grounded_answer(self, position: int, name: str, value: Any) -> GroundedResult:
+        """What `resolve` would answer an `ask_grounded` at `position` (nothing recorded)."""
+        found = grounded_leaves(value)
+        seen = self._occurrences(found)
+        missing = next((u for u in found if seen[_key(u)].any >= position), None)
+        return GroundedResult(position, name, missing)
 
     def _occurrences(self, units: list[Unit]) -> dict[tuple[bool, Any], Seen]:
         strings = sorted({u.text for u in units if u.number is None})

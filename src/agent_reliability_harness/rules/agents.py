@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
-from .base import Hit, RuleContext, RuleResult, RuleState, rule
+from ..models.policy.model import AgentEntries
+from ..models.trace import Step
+from .base import Hit, Moment, RuleContext, RuleResult, RuleState, rule
 
 
 def _refuses_unlisted(policy: Policy) -> bool:
@@ -15,6 +17,7 @@ def _refuses_unlisted(policy: Policy) -> bool:
     "ARH-SEQ-009",
     Category.SEQUENCE,
     Severity.ERROR,
+    moment=Moment.PREVENTIVE,
     title="Step by an agent that no agents entry lists",
     remediation="Add a glob that matches the agent to agents (or set allow_unlisted_agents: "
     "true), or stop the agent from running.",
@@ -52,18 +55,30 @@ class UnlistedAgent(RuleState):
             known = first.get(default)
             if known is None or self.first_default[0] < known[0]:
                 first[default] = self.first_default
-        globs = [glob for glob, _ in entries.entries] or None
         for agent, (index, step_id) in first.items():
             result.checks += 1
             if entries.index(agent) is None:
                 result.failed += 1
-                result.hits.append(
-                    Hit(
-                        index,
-                        f"agent '{agent}' matches no glob in agents",
-                        expected=globs,
-                        observed=agent,
-                        step_id=step_id,
-                    )
-                )
+                result.hits.append(_unlisted(entries, agent, index, step_id))
         return result
+
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        default = ctx.facts.agent_name
+        agent = step.agent if step.agent is not None else default
+        entries = ctx.policy.agents
+        assert entries is not None
+        if agent is None or agent in self.first or entries.index(agent) is not None:
+            return []
+        if agent == default and self.first_default is not None:
+            return []
+        return [_unlisted(entries, agent, index, step.step_id)]
+
+
+def _unlisted(entries: AgentEntries, agent: str, index: int, step_id: str) -> Hit:
+    return Hit(
+        index,
+        f"agent '{agent}' matches no glob in agents",
+        expected=[glob for glob, _ in entries.entries] or None,
+        observed=agent,
+        step_id=step_id,
+    )

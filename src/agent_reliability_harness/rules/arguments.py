@@ -149,43 +149,61 @@ def argument_hits(ctx: RuleContext, tools: Tools) -> tuple[int, Found]:
     return found
 
 
+def call_argument_hits(ctx: RuleContext, tools: Tools, index: int, step: Step) -> Found:
+    """Every argument rule's hits on one call, as `argument_hits` finds them (the probe
+    of a call not scanned yet; once per call, whichever rule asks)."""
+    key = ("schema.call_argument_hits", id(tools), index, id(step))
+    found: Found | None = ctx.facts.memo.get(key)
+    if found is None:
+        found = {rule_id: [] for rule_id in ARGUMENT_RULES}
+        compiled = tools.get(step.tool_name or "")
+        if compiled is not None:
+            _call_hits(index, step, compiled, found)
+        ctx.facts.memo[key] = found
+    return found
+
+
 def _find_argument_hits(ctx: RuleContext, tools: Tools) -> tuple[int, Found]:
     found: Found = {rule_id: [] for rule_id in ARGUMENT_RULES}
-    missing, undeclared = found["ARH-SCH-003"], found["ARH-SCH-005"]
     listed = 0
     for index, step in ctx.facts.calls:
         compiled = tools.get(step.tool_name or "")
         if compiled is None:
             continue
         listed += 1
-        required, checks = compiled
-        arguments = step.arguments
-        for name in required:
-            if not arguments or name not in arguments:
-                missing.append(
-                    Hit(
-                        index,
-                        f"tool '{step.tool_name}' is missing required argument '{name}'",
-                        expected=name,
-                        step_id=step.step_id,
-                    )
-                )
-        if not arguments:
-            continue
-        values: _Value | None = None
-        for name, value in arguments.items():
-            check = checks.get(name)
-            if check is None:
-                message = f"{_arg(step, name)} is not declared in the policy"
-                undeclared.append(Hit(index, message, observed=name, step_id=step.step_id))
-            elif check.constrained or check.unknown or not check.accepts(value):
-                quick = check.quick
-                if quick is not None and quick(value):
-                    continue
-                if values is None:
-                    values = _Value(index, step, found)
-                values.check(check, value, name, None)
+        _call_hits(index, step, compiled, found)
     return listed, found
+
+
+def _call_hits(index: int, step: Step, compiled: Any, found: Found) -> None:
+    """The argument rules' hits on one listed call (SCH-003 first, then each argument)."""
+    required, checks = compiled
+    arguments = step.arguments
+    for name in required:
+        if not arguments or name not in arguments:
+            found["ARH-SCH-003"].append(
+                Hit(
+                    index,
+                    f"tool '{step.tool_name}' is missing required argument '{name}'",
+                    expected=name,
+                    step_id=step.step_id,
+                )
+            )
+    if not arguments:
+        return
+    values: _Value | None = None
+    for name, value in arguments.items():
+        check = checks.get(name)
+        if check is None:
+            message = f"{_arg(step, name)} is not declared in the policy"
+            found["ARH-SCH-005"].append(Hit(index, message, observed=name, step_id=step.step_id))
+        elif check.constrained or check.unknown or not check.accepts(value):
+            quick = check.quick
+            if quick is not None and quick(value):
+                continue
+            if values is None:
+                values = _Value(index, step, found)
+            values.check(check, value, name, None)
 
 
 def _arg(step: Step, name: str) -> str:

@@ -25,7 +25,7 @@ import msgspec
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
-from ..models.trace import Trace
+from ..models.trace import Step, Trace
 from .facts import TraceFacts
 
 _ID_PATTERN = re.compile(r"ARH-(SCH|BUD|SAF|GRD|SEQ|FLW|CMP)-\d{3}")
@@ -49,6 +49,21 @@ RETIRED_IDS: frozenset[str] = frozenset()
 # Findings reported per (rule, trace): the first ones in report order, then one finding
 # "... and K more <rule> findings" (POLICY-SPEC.md). Scores still count every check.
 MAX_FINDINGS = 1000
+
+
+class Moment(Enum):
+    """When a rule's findings can be known (docs/guard.md): `arh guard` denies a call
+    on an error-severity PREVENTIVE finding, before it runs."""
+
+    # From the call's name and arguments and the steps before it: asked before the call
+    # runs (the rule's `probe`), and a denial when an error-severity finding lands on it.
+    PREVENTIVE = "preventive"
+    # From a recorded step's own result (output, status, latency): checked once it is
+    # recorded; reported, never a denial.
+    AFTER = "after"
+    # From the whole run (totals, what never happened, expected trajectories): checked
+    # when the session ends.
+    CLOSING = "closing"
 
 
 class Counts(Enum):
@@ -127,8 +142,16 @@ class RuleState:
     def finish(self, ctx: RuleContext) -> RuleResult:
         return self.result
 
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        """A preventive rule's hits on the tool call `step` if it came next, at position
+        `index`, from the state of the steps scanned so far (`ctx.facts` describes
+        them); its outcome is not known yet, and the state is not changed."""
+        raise NotImplementedError
+
 
 CheckFn = Callable[[RuleContext], RuleResult]
+# A preventive check rule's `probe` (the RuleState method, for a check function).
+ProbeFn = Callable[[RuleContext, int, Step], list[Hit]]
 
 
 class Rule(msgspec.Struct, frozen=True):
@@ -155,6 +178,14 @@ class Rule(msgspec.Struct, frozen=True):
     help_uri: str | None = None
     # A finding's message as docs/rules.md shows it (None: no example shown).
     example: str | None = None
+
+    # When its findings can be known (a plugin rule's default: AFTER, never a denial).
+    moment: Moment = Moment.AFTER
+    # A preventive check function's probe (a preventive class rule's is its method).
+    probe: ProbeFn | None = None
+    # Which findings of a preventive rule the guard decides before the call, by their
+    # `observed` (None: every finding at a step; ARH-SAF-001: not those in an output).
+    decided_before: Callable[[Any], bool] | None = None
 
     @property
     def built_in(self) -> bool:
@@ -220,10 +251,14 @@ def rule(
     help_uri: str | None = None,
     since: str = "1",
     example: str | None = None,
+    moment: Moment | None = None,
+    probe: ProbeFn | None = None,
+    decided_before: Callable[[Any], bool] | None = None,
 ) -> Callable[[_D], _D]:
     """Declare a rule: decorate a `check(ctx)` function or a RuleState subclass (see the
     module docstring); what is decorated is registered and given back unchanged. A
-    plugin's rule (docs/plugins.md) is declared the same way, with its own ID prefix."""
+    plugin's rule (docs/plugins.md) is declared the same way, with its own ID prefix.
+    `moment`: see Moment (a PREVENTIVE rule answers `probe`; see _moment)."""
     _check_id(rule_id, category)
     if help_uri is not None and _HELP_URI.fullmatch(help_uri) is None:
         raise ValueError(f"rule {rule_id}: help_uri must be an https:// URL (got {help_uri!r})")
@@ -239,6 +274,7 @@ def rule(
         else:
             raise TypeError(f"rule {rule_id}: declare a check function or a RuleState class")
         module = _declaring_module(rule_id, declared)
+        when = _moment(rule_id, moment, probe, declared)
         built_in = rule_id.startswith(_BUILT_IN)
         (REGISTRY if built_in else PLUGIN_RULES)[rule_id] = Rule(
             rule_id,
@@ -254,11 +290,30 @@ def rule(
             help_uri=help_uri,
             since=since,
             example=example,
+            moment=when,
+            probe=probe,
+            decided_before=decided_before,
             **kind,
         )
         return declared
 
     return register
+
+
+def _moment(rule_id: str, moment: Moment | None, probe: ProbeFn | None, declared: Any) -> Moment:
+    """The declared moment (required of a built-in rule; a plugin rule's default: AFTER).
+    A PREVENTIVE rule answers `probe`: its RuleState method, or `probe=` for a check
+    function."""
+    if moment is None:
+        if rule_id.startswith(_BUILT_IN):
+            raise TypeError(f"rule {rule_id}: a built-in rule declares its moment")
+        moment = Moment.AFTER
+    if probe is not None and moment is not Moment.PREVENTIVE:
+        raise TypeError(f"rule {rule_id}: only a preventive rule has a probe")
+    probes = probe is not None or getattr(declared, "probe", RuleState.probe) is not RuleState.probe
+    if moment is Moment.PREVENTIVE and not probes:
+        raise TypeError(f"rule {rule_id}: a preventive rule must define probe")
+    return moment
 
 
 def _declaring_module(rule_id: str, declared: Any) -> str:

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
-from .base import Counts, Hit, RuleContext, RuleResult, RuleState, rule
+from .base import Counts, Hit, Moment, RuleContext, RuleResult, RuleState, rule
 from .facts import json_number
 
 BUDGET = Category.BUDGET
@@ -25,6 +25,7 @@ SCORED = Counts.RATIO_WHEN_SET
     "ARH-BUD-001",
     BUDGET,
     ERROR,
+    moment=Moment.AFTER,
     title="Step latency over budget",
     remediation="Make the slow step faster (timeouts, caching, a smaller model) or raise "
     "max_step_latency_ms.",
@@ -87,6 +88,7 @@ def _total_check(
     "ARH-BUD-002",
     BUDGET,
     ERROR,
+    moment=Moment.CLOSING,
     title="Total latency over budget",
     remediation="Cut steps or make them faster, or raise max_total_latency_ms.",
     applies=lambda p: p.budgets.max_total_latency_ms is not None,
@@ -106,6 +108,7 @@ def total_latency(ctx: RuleContext) -> RuleResult:
     "ARH-BUD-003",
     BUDGET,
     ERROR,
+    moment=Moment.CLOSING,
     title="Total cost over budget",
     remediation="Use fewer or cheaper calls, or raise max_total_cost_usd.",
     applies=lambda p: p.budgets.max_total_cost_usd is not None,
@@ -125,6 +128,7 @@ def total_cost(ctx: RuleContext) -> RuleResult:
     "ARH-BUD-004",
     BUDGET,
     ERROR,
+    moment=Moment.CLOSING,
     title="Total tokens over budget",
     remediation="Shorten prompts and outputs or use fewer model calls, or raise max_total_tokens.",
     applies=lambda p: p.budgets.max_total_tokens is not None,
@@ -156,6 +160,7 @@ def _token_budget(p: Policy) -> bool:
     "ARH-BUD-005",
     BUDGET,
     Severity.WARNING,
+    moment=Moment.CLOSING,
     title="Token budget cannot be verified",
     remediation="Record input_tokens and output_tokens on the steps (most SDKs report usage).",
     applies=_token_budget,
@@ -171,6 +176,7 @@ def tokens_unrecorded(ctx: RuleContext) -> RuleResult:
     "ARH-BUD-006",
     BUDGET,
     Severity.WARNING,
+    moment=Moment.CLOSING,
     title="Latency budget cannot be verified",
     remediation="Record latency_ms on the steps.",
     applies=lambda p: p.budgets.latency_set,
@@ -184,6 +190,7 @@ def latency_unrecorded(ctx: RuleContext) -> RuleResult:
     "ARH-BUD-007",
     BUDGET,
     Severity.WARNING,
+    moment=Moment.CLOSING,
     title="Cost budget cannot be verified",
     remediation="Record cost_usd on the steps.",
     applies=lambda p: p.budgets.max_total_cost_usd is not None,

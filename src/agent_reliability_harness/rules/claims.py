@@ -28,7 +28,7 @@ from ._claim_text import (
     found_texts,
     shown,
 )
-from .base import MAX_FINDINGS, Hit, RuleContext, RuleResult, RuleState, brief, rule
+from .base import MAX_FINDINGS, Hit, Moment, RuleContext, RuleResult, RuleState, brief, rule
 from .facts import TraceFacts
 from .outputs import decoded
 
@@ -101,6 +101,7 @@ def _values(claim: Claim, step: Step, output: Any) -> tuple[list[Any], ...]:
     '"Your refund of $120 has been issued."` at the final answer, linked to the call it was '
     "checked against (step s7); also `no call of issue_refund` or `issue_refund failed "
     "(step s7)`. One check per claiming sentence (policy v1.3 `claims`).",
+    moment=Moment.CLOSING,
 )
 class ClaimNotBacked(RuleState):
     """One check per claiming sentence and claim; a hit per claim that does not hold,
@@ -318,6 +319,7 @@ class _FalseSuccessPlan:
     example='`the answer claims success ("All set!") but the last call of a listed tool, '
     "book_reservation (step s9), failed` at the final answer, linked to the failed call "
     "(policy v1.3 `completion.no_false_success`).",
+    moment=Moment.CLOSING,
 )
 class FalseSuccess(RuleState):
     """One check when the final answer claims success (a sentence matches the success

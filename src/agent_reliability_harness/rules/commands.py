@@ -20,7 +20,7 @@ from ..models.trace import Step, Trace
 from ..toolkinds import Action, Command, ToolKinds
 from ..toolkinds import commands as sh
 from ..toolkinds.paths import outside, resolve
-from .base import Hit, RuleContext, RuleResult, RuleState, brief, rule
+from .base import Hit, Moment, RuleContext, RuleResult, RuleState, brief, rule
 
 SAFETY = Category.SAFETY
 ERROR = Severity.ERROR
@@ -144,6 +144,7 @@ _SHELL = frozenset({"shell"})
     applies=lambda p: p.safety.destructive_commands,
     compile=_compiled,
     since="1.3",
+    moment=Moment.PREVENTIVE,
 )
 class DestructiveCommand(KindRule):
     """Recursive deletes of the home folder, the file system root, system folders, the
@@ -205,6 +206,7 @@ def _lists_changes(command: Command, output: Any) -> bool:
     applies=lambda p: p.safety.download_to_shell,
     compile=_compiled,
     since="1.3",
+    moment=Moment.PREVENTIVE,
 )
 class PipedDownload(KindRule):
     """`curl ... | sh`, `wget -O- ... | sudo bash`, `bash <(curl ...)`, `sh -c "$(curl ...)"`."""
@@ -229,6 +231,7 @@ class PipedDownload(KindRule):
     applies=lambda p: p.safety.credential_files,
     compile=_compiled,
     since="1.3",
+    moment=Moment.PREVENTIVE,
 )
 class CredentialRead(KindRule):
     """A file read of a credential file, or a shell command that shows one (cat, grep,
@@ -259,6 +262,7 @@ class CredentialRead(KindRule):
     applies=lambda p: p.safety.write_outside_workdir,
     compile=_compiled,
     since="1.3",
+    moment=Moment.PREVENTIVE,
 )
 class OutsideWrite(KindRule):
     """A file write, or a shell redirect (`>`, `>>`), to a path outside the working tree;
@@ -293,6 +297,7 @@ class OutsideWrite(KindRule):
     applies=lambda p: p.safety.skipped_hooks,
     compile=_compiled,
     since="1.3",
+    moment=Moment.PREVENTIVE,
 )
 class SkippedHooks(KindRule):
     """`git commit/push --no-verify`, `git commit -n`, hooks turned off by

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..models.common import Category, Severity, Status
 from ..models.policy import Policy
 from ..models.trace import Step
-from .base import Hit, RuleContext, RuleResult, rule
+from .base import Hit, Moment, RuleContext, RuleResult, rule
 
 COMPLETION = Category.COMPLETION
 
@@ -14,6 +14,7 @@ COMPLETION = Category.COMPLETION
     "ARH-CMP-001",
     COMPLETION,
     Severity.ERROR,
+    moment=Moment.CLOSING,
     title="No final response",
     remediation="End every run with a successful model_response that answers the user.",
     applies=lambda p: p.completion.require_final_response,
@@ -55,6 +56,7 @@ def no_final_response(ctx: RuleContext) -> RuleResult:
     "ARH-CMP-002",
     COMPLETION,
     Severity.ERROR,
+    moment=Moment.CLOSING,
     title="Too many steps",
     remediation="Make the agent finish in fewer steps (planning, loop guards), or raise max_steps.",
     applies=lambda p: p.completion.max_steps is not None,

@@ -15,7 +15,7 @@ from ..models.policy import ArgSpec, Policy
 from ..models.trace import Step
 from ..patterns import PatternSet
 from ._effective_status import call_failed, failed_by_output
-from .base import Hit, RuleContext, RuleResult, RuleState, brief, rule
+from .base import Hit, Moment, RuleContext, RuleResult, RuleState, brief, rule
 from .facts import TraceFacts
 
 if TYPE_CHECKING:  # the value index is imported when a policy asks for data flow
@@ -128,16 +128,24 @@ class _Flow:
     """One trace's source store (which also keeps the step id and tool of each output
     for the findings), and the step id, tool and value of each question."""
 
-    __slots__ = ("fed", "grounded", "index", "plan", "result")
+    __slots__ = ("fed", "grounded", "index", "labels", "live", "plan", "result")
 
-    def __init__(self, plan: FlowPlan) -> None:
-        from ..dataflow import SourceStore  # noqa: PLC0415
+    def __init__(self, plan: FlowPlan, ctx: RuleContext) -> None:
+        from ..dataflow import SourceIndex, SourceStore  # noqa: PLC0415
 
         self.plan = plan
         self.index = SourceStore(plan.options, plan.screen)
         self.fed = 0
         self.grounded: list[tuple[str, str, Any]] = []  # (step id, tool, value)
         self.result: tuple[list[tuple[int, SinkResult]], tuple[GroundedResult, ...]] | None = None
+        # A session that probes calls before they run (engine.TraceRun.probe) keeps an
+        # exact index of the sources so far too, and their labels (step id, tool).
+        self.live: SourceIndex | None = None
+        self.labels: dict[int, tuple[str, str]] = {}
+        if ctx.facts.trace_memo.get(PROBING):
+            self.live = SourceIndex(plan.options)
+            for item in () if ctx.trace is None else ctx.trace.inputs:
+                self.live.add_input(item.text)
 
     def feed(self, ctx: RuleContext) -> None:
         """The chunk's calls, once, whichever rule sees the chunk first."""
@@ -171,6 +179,10 @@ class _Flow:
         if facts.unnamed_calls:  # their outputs are sources too (of no labelled tool)
             ok = sorted(ok + self._unnamed(facts), key=_position)
         self.index.add_outputs(ok)
+        if self.live is not None:
+            for position, output, is_untrusted, step_id, tool in ok:
+                self.live.add_output(position, output, is_untrusted)
+                self.labels[position] = (step_id, tool)
 
     def _unnamed(self, facts: TraceFacts) -> list[tuple[int, Any, bool, str, str]]:
         return [
@@ -183,7 +195,15 @@ class _Flow:
         ]
 
     def _ask_grounded(self, position: int, step: Step, tool: str, args: Mapping[str, Any]) -> None:
+        for name, value in self.grounded_asked(tool, args):
+            self.index.ask_grounded(position, name, value)
+            self.grounded.append((step.step_id, tool, value))
+
+    def grounded_asked(self, tool: str, args: Mapping[str, Any]) -> list[tuple[str, Any]]:
+        """The grounded values of a call's arguments, (path, value) each."""
         plan = self.plan
+        if not (plan.grounded_everywhere or tool in plan.asks_grounded) or not args:
+            return []
         asked: list[tuple[str, Any]] = []
         if plan.grounded_everywhere or tool in plan.grounded_tools:
             asked = [(name, args[name]) for name in sorted(args)]
@@ -191,9 +211,13 @@ class _Flow:
             for name, spec in plan.grounded.get(tool, ()):
                 if name in args:
                     _grounded_values(spec, args[name], name, asked)
-        for name, value in asked:
-            self.index.ask_grounded(position, name, value)
-            self.grounded.append((step.step_id, tool, value))
+        return asked
+
+    def source_label(self, position: int) -> tuple[str, str]:
+        """(step id, tool) of the output at `position`, a taint source."""
+        if self.live is not None:
+            return self.labels[position]
+        return self.index.source(position)
 
     def resolution(
         self, ctx: RuleContext
@@ -209,10 +233,12 @@ class _Flow:
 
 
 _KEY = "dataflow.index"
+# Set in TraceFacts.trace_memo by a session that probes calls before they run.
+PROBING = "engine.probing"
 
 
 def _flow(ctx: RuleContext, plan: FlowPlan) -> _Flow:
-    return ctx.facts.shared(_KEY, lambda: _Flow(plan))
+    return ctx.facts.shared(_KEY, lambda: _Flow(plan, ctx))
 
 
 class _FlowRule(RuleState):
@@ -226,6 +252,7 @@ class _FlowRule(RuleState):
     "ARH-FLW-004",
     FLOW,
     ERROR,
+    moment=Moment.PREVENTIVE,
     title="Untrusted value reached sink",
     remediation="Do not let content from untrusted outputs (web pages, e-mails, files, "
     "tickets) choose where a sink sends, pays or writes; confirm such values with the "
@@ -249,6 +276,20 @@ class UntrustedToSink(_FlowRule):
                 for a in asked.tainted
             ]
         return result
+
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        plan: FlowPlan = self.compiled
+        tool = step.tool_name or ""
+        if tool not in plan.sinks:
+            return []
+        flow = _flow(ctx, plan)
+        assert flow.live is not None
+        arguments = step.arguments or {}
+        asked = flow.live.sink_answer(index, arguments, plan.sinks[tool])
+        return [
+            _taint_hit(flow, index, (step.step_id, tool), arguments[a.name], a)
+            for a in asked.tainted
+        ]
 
 
 def _shown_units(arg: TaintedArgument) -> list[TaintedUnit]:
@@ -275,7 +316,7 @@ def _taint_hit(
     step_id, tool = call
     units = _shown_units(arg)
     first = units[0]
-    source_id, source_tool = flow.index.source(first.source)
+    source_id, source_tool = flow.source_label(first.source)
     message = (
         f"argument '{arg.name}' of sink '{tool}' carries "
         f"'{brief(_as_written(value, first.unit.text))}' from "
@@ -299,6 +340,7 @@ def _taint_hit(
     "ARH-FLW-005",
     FLOW,
     ERROR,
+    moment=Moment.PREVENTIVE,
     title="Ungrounded argument",
     remediation="Make the agent take this value from the user or from a tool output (look "
     "it up first) instead of making it up.",
@@ -317,21 +359,38 @@ class UngroundedArgument(_FlowRule):
         for answer, (step_id, tool, value) in zip(
             flow.resolution(ctx)[1], flow.grounded, strict=True
         ):
-            missing = answer.missing
-            if missing is None:
-                continue
-            result.failed += 1
-            if isinstance(value, str) or value == missing.number:
-                shown, what = brief(value), "has the value"  # the whole value
-            else:
-                shown = missing.text if missing.number is None else missing.number
-                shown, what = brief(shown), "holds"
-            message = (
-                f"argument '{answer.name}' of '{tool}' {what} {_quoted(shown)}, which occurs "
-                "in no input and no earlier tool output"
-            )
-            result.hits.append(Hit(answer.position, message, observed=shown, step_id=step_id))
+            if answer.missing is not None:
+                result.failed += 1
+                result.hits.append(_ungrounded(answer, step_id, tool, value))
         return result
+
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        tool = step.tool_name
+        if not tool:  # only named calls are asked about (TraceFacts.calls)
+            return []
+        flow = _flow(ctx, self.compiled)
+        assert flow.live is not None
+        hits = []
+        for name, value in flow.grounded_asked(tool, step.arguments or {}):
+            answer = flow.live.grounded_answer(index, name, value)
+            if answer.missing is not None:
+                hits.append(_ungrounded(answer, step.step_id, tool, value))
+        return hits
+
+
+def _ungrounded(answer: GroundedResult, step_id: str, tool: str, value: Any) -> Hit:
+    missing = answer.missing
+    assert missing is not None
+    if isinstance(value, str) or value == missing.number:
+        shown, what = brief(value), "has the value"  # the whole value
+    else:
+        shown = missing.text if missing.number is None else missing.number
+        shown, what = brief(shown), "holds"
+    message = (
+        f"argument '{answer.name}' of '{tool}' {what} {_quoted(shown)}, which occurs "
+        "in no input and no earlier tool output"
+    )
+    return Hit(answer.position, message, observed=shown, step_id=step_id)
 
 
 def _quoted(value: Any) -> str:

@@ -20,7 +20,10 @@ def severity_text(rule: Rule) -> str:
 def rule_row(rule: Rule) -> str:
     """One line of the `arh rules` table."""
     severity = "error/warning" if rule.severity_for else rule.severity.value
-    return f"{rule.rule_id}  {rule.category.value:<10}  {severity:<13}  {rule.title}\n"
+    return (
+        f"{rule.rule_id}  {rule.category.value:<10}  {severity:<13}  "
+        f"{rule.moment.value:<10}  {rule.title}\n"
+    )
 
 
 def plugins_table() -> tuple[str, list[str]]:
@@ -45,14 +48,22 @@ def rules_markdown() -> str:
         "Every finding carries one of these rule IDs. IDs are permanent: never renamed, "
         "never reused.",
         "",
-        "| rule | category | default severity | title |",
-        "|---|---|---|---|",
+        "The moment says when a rule's findings can be known (`arh guard`, docs/guard.md): "
+        "*preventive* rules decide from a tool call's name and arguments and the steps "
+        "before it, so the guard asks them before the call runs and denies it on an "
+        "error-severity finding; *after* rules read a step's own result and are checked "
+        "once it is recorded (reported, never a denial); *closing* rules need the whole "
+        "run and are checked when the session ends. A plugin rule is *after* unless it "
+        "declares otherwise (docs/plugins.md).",
+        "",
+        "| rule | category | default severity | moment | title |",
+        "|---|---|---|---|---|",
     ]
     rules = all_rules()
     for rule in rules:
         lines.append(
             f"| [{rule.rule_id}](#{anchor(rule.rule_id)}) | {rule.category.value} | "
-            f"{severity_text(rule)} | {rule.title} |"
+            f"{severity_text(rule)} | {rule.moment.value} | {rule.title} |"
         )
     for category in Category:
         lines += ["", f"## {category.value.capitalize()}"]
@@ -63,7 +74,7 @@ def rules_markdown() -> str:
                 "",
                 f"### {rule.rule_id}",
                 "",
-                f"**{rule.title}** ({severity_text(rule)})",
+                f"**{rule.title}** ({severity_text(rule)}; {rule.moment.value})",
                 "",
                 f"Remediation: {rule.remediation}",
             ]

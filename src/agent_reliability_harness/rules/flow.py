@@ -8,7 +8,14 @@ from typing import Any
 from ..models.common import Category, Severity, Status
 from ..models.policy import Policy
 from ..models.trace import Step
-from .base import Hit, RuleContext, RuleResult, RuleState, brief, rule
+from .base import Hit, Moment, RuleContext, RuleResult, RuleState, brief, rule
+from .facts import (  # the identity `keyed_calls` gives, for call_key
+    _FAST_IDENTITY,
+    _IDENTITY,
+    _LONG_IDENTITY,
+    _digest,
+    _no_floats,
+)
 
 FLOW = Category.FLOW
 ERROR = Severity.ERROR
@@ -19,6 +26,7 @@ _ERROR = Status.ERROR
     "ARH-FLW-001",
     FLOW,
     ERROR,
+    moment=Moment.CLOSING,
     title="Failed tool call was not retried",
     remediation="Retry a failed tool call (or handle the failure explicitly) before moving on.",
     applies=lambda p: p.error_handling.require_retry_on_error,
@@ -71,6 +79,7 @@ def _position(call: tuple[int, Step, str]) -> int:
     "ARH-FLW-002",
     FLOW,
     ERROR,
+    moment=Moment.PREVENTIVE,
     title="Too many identical attempts",
     remediation="Stop retrying the same call after max_attempts (back off, change the "
     "arguments, or give up and report).",
@@ -99,22 +108,30 @@ class RetryStorm(RuleState):
             if count == limit + 1:
                 self.over[key] = (index, step.step_id, step.tool_name)
 
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        if not step.tool_name:  # only named calls are grouped (TraceFacts.keyed_calls)
+            return []
+        count = self.counts.get(call_key(step), 0) + 1
+        if count != self.limit + 1:
+            return []
+        return [_storm(self.limit, count, index, step.step_id, step.tool_name)]
+
     def finish(self, ctx: RuleContext) -> RuleResult:
         result = RuleResult(checks=len(self.counts), failed=len(self.over))
         limit = self.limit
         for key, (index, step_id, tool) in self.over.items():
-            count = self.counts[key]
-            result.hits.append(
-                Hit(
-                    index,
-                    f"tool '{tool}' was called {count} times with "
-                    f"identical arguments (max_attempts {limit})",
-                    expected=limit,
-                    observed=count,
-                    step_id=step_id,
-                )
-            )
+            result.hits.append(_storm(limit, self.counts[key], index, step_id, tool))
         return result
+
+
+def _storm(limit: int, count: int, index: int, step_id: str, tool: str | None) -> Hit:
+    return Hit(
+        index,
+        f"tool '{tool}' was called {count} times with identical arguments (max_attempts {limit})",
+        expected=limit,
+        observed=count,
+        step_id=step_id,
+    )
 
 
 # An output that begins with one of these words reports a failure, whatever its status.
@@ -142,6 +159,7 @@ def _side_effect_tools(policy: Policy) -> frozenset[str]:
     "ARH-FLW-003",
     FLOW,
     ERROR,
+    moment=Moment.PREVENTIVE,
     title="Side effect repeated",
     remediation="Make side-effecting calls idempotent or check for an earlier success before "
     "calling again with the same arguments.",
@@ -170,22 +188,49 @@ class DuplicateSideEffect(RuleState):
             succeeded = groups.get(key)
             if succeeded is not None:
                 self.repeated.add(key)
-                step_id, how = succeeded
-                hits.append(
-                    Hit(
-                        index,
-                        f"side-effect tool '{tool}' was called again with identical "
-                        f"arguments after it {how} at step '{step_id}'",
-                        step_id=step.step_id,
-                    )
-                )
+                hits.append(_repeated(index, step, succeeded))
             elif not ctx.facts.failed(index, step):
                 how = "returned status ok" if reads_as_error(step.output) else "succeeded"
                 groups[key] = (step.step_id, how)
             elif key not in groups:
                 groups[key] = None
 
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        if step.tool_name not in self.side_effect:
+            return []
+        succeeded = self.groups.get(call_key(step))
+        return [] if succeeded is None else [_repeated(index, step, succeeded)]
+
     def finish(self, ctx: RuleContext) -> RuleResult:
         result = self.result
         result.checks, result.failed = len(self.groups), len(self.repeated)
         return result
+
+
+def _repeated(index: int, step: Step, succeeded: tuple[str, str]) -> Hit:
+    step_id, how = succeeded
+    return Hit(
+        index,
+        f"side-effect tool '{step.tool_name}' was called again with identical "
+        f"arguments after it {how} at step '{step_id}'",
+        step_id=step.step_id,
+    )
+
+
+def call_key(step: Step) -> str:
+    """The group key `keyed_calls` gives a call in a trace read a chunk at a time (a long
+    identity as its digest): what a probe of the next call looks up."""
+    tool = step.tool_name or ""
+    arguments = step.arguments
+    raw = None
+    if arguments and _FAST_IDENTITY is not None and type(arguments) is dict:
+        try:
+            if _no_floats(arguments):
+                raw = _FAST_IDENTITY(arguments)
+        except Exception:  # the general encoder gives the result or its error
+            pass
+    if raw is None:
+        identity = _IDENTITY.encode(arguments) if arguments else "{}"
+        raw = identity.encode("utf-8", "surrogatepass")
+    identity = _digest(raw) if len(raw) > _LONG_IDENTITY else raw.decode("utf-8", "surrogatepass")
+    return f"{tool}\0{identity}"

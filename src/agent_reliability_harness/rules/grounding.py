@@ -7,7 +7,7 @@ from typing import Any
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
-from .base import Counts, Hit, RuleContext, RuleResult, RuleState, rule
+from .base import Counts, Hit, Moment, RuleContext, RuleResult, RuleState, rule
 
 GROUNDING = Category.GROUNDING
 
@@ -20,6 +20,7 @@ def _grd001_severity(policy: Policy) -> Severity:
     "ARH-GRD-001",
     GROUNDING,
     Severity.ERROR,
+    moment=Moment.AFTER,
     title="Grounded response has no citations",
     remediation="Attach the sources the response relies on as citations.",
     severity_for=_grd001_severity,
@@ -54,6 +55,7 @@ class MissingCitations(RuleState):
     "ARH-GRD-002",
     GROUNDING,
     Severity.ERROR,
+    moment=Moment.CLOSING,
     title="Citation coverage below minimum",
     remediation="Cite sources on more of the grounded responses, or lower min_citation_coverage.",
     applies=lambda p: bool(p.grounding.min_citation_coverage),
@@ -132,6 +134,7 @@ def citation_problem(citation: Any) -> str | None:
     "ARH-GRD-003",
     GROUNDING,
     Severity.ERROR,
+    moment=Moment.AFTER,
     title="Citation is not valid",
     remediation="Give each citation an http(s) url with a host, or a non-blank source.",
     applies=lambda p: p.grounding.require_valid_citation_urls,

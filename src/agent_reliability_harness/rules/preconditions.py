@@ -18,7 +18,7 @@ from ..models.common import Category, Severity
 from ..models.paths import has_star, values_at
 from ..models.policy import Policy, Precondition
 from ..models.trace import Step
-from .base import MAX_FINDINGS, Hit, RuleContext, RuleState, brief, rule
+from .base import MAX_FINDINGS, Hit, Moment, RuleContext, RuleState, brief, rule
 from .outputs import MISSING, decoded, identity, value_at
 
 _OUTPUT = "output."
@@ -100,6 +100,7 @@ def _compile(policy: Policy) -> tuple[dict[str, list[_Entry]], dict[str, list[_E
     "ARH-SEQ-008",
     Category.SEQUENCE,
     Severity.ERROR,
+    moment=Moment.PREVENTIVE,
     title="Precondition not met",
     remediation="Make the agent call the required tool first, successfully and about the "
     "same entity (the `same` values), before this call; or correct the precondition.",
@@ -136,66 +137,83 @@ class PreconditionNotMet(RuleState):
     def _check(self, index: int, step: Step, entry: _Entry) -> None:
         result = self.result
         result.checks += 1
-        arguments = step.arguments or {}
-        if entry.star:
-            self._check_star(index, step, entry, arguments)
+        unmet = _unmet(step, entry)
+        if unmet is None:
             return
-        wanted: dict[str, Any] = {}
-        for left, _ in entry.rule.same:
-            value = value_at(arguments, left)
-            if value is MISSING:
-                self._hit(index, step, entry, f"has no argument '{left}'", None)
-                return
-            wanted[left] = value
-        if tuple(identity(value) for value in wanted.values()) in entry.seen:
-            return
-        self._hit(index, step, entry, None, wanted)
-
-    def _check_star(self, index: int, step: Step, entry: _Entry, arguments: Any) -> None:
-        wanted: dict[str, Any] = {}
-        lefts = []
-        for left, _ in entry.rule.same:
-            found = values_at(arguments, left)
-            if not found:
-                self._hit(index, step, entry, f"has no argument '{left}'", None)
-                return
-            wanted[left] = found if has_star(left) else found[0]
-            lefts.append(frozenset(identity(value) for value in found))
-        if not entry.met(lefts):
-            self._hit(index, step, entry, None, wanted)
-
-    def _hit(self, index: int, step: Step, entry: _Entry, lacks: str | None, wanted: Any) -> None:
-        result, rule = self.result, entry.rule
         result.failed += 1
         if len(result.hits) >= MAX_FINDINGS and index != self.last:
             result.more += 1
             return
         self.last = index
-        head = f"call of '{rule.call}' needs an earlier successful call of '{rule.requires}'"
-        pairs = dict(rule.same)
-        if lacks is not None:
-            message = f"{head} about the same entity, but {lacks}"
-            expected: Any = {"requires": rule.requires, "same": pairs}
-            observed: Any = None
-        elif not rule.same:
-            message = f"{head}; there was none"
-            expected, observed = {"requires": rule.requires}, None
-        else:
-            shown = ", ".join(f"{pairs[left]} = {_text(value)}" for left, value in wanted.items())
-            earlier = entry.ok_calls
-            message = f"{head} with {shown}; " + (
-                "there was none"
-                if not earlier
-                else f"{earlier} earlier successful "
-                + ("call had" if earlier == 1 else "calls had")
-                + " other values"
-            )
-            expected = {
-                "requires": rule.requires,
-                "same": {pairs[left]: brief(value) for left, value in wanted.items()},
-            }
-            observed = {left: brief(value) for left, value in wanted.items()}
-        result.hits.append(Hit(index, message, expected, observed, step.step_id))
+        result.hits.append(_hit(index, step, entry, *unmet))
+
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        hits = []
+        for entry in self.calls.get(step.tool_name or "", ()):
+            unmet = _unmet(step, entry)
+            if unmet is not None:
+                hits.append(_hit(index, step, entry, *unmet))
+        return hits
+
+
+def _unmet(step: Step, entry: _Entry) -> tuple[str | None, Any] | None:
+    """None when the call meets the precondition; else what it lacks (an argument) or the
+    values no earlier effective-ok call of `requires` had."""
+    arguments = step.arguments or {}
+    if entry.star:
+        return _unmet_star(arguments, entry)
+    wanted: dict[str, Any] = {}
+    for left, _ in entry.rule.same:
+        value = value_at(arguments, left)
+        if value is MISSING:
+            return f"has no argument '{left}'", None
+        wanted[left] = value
+    if tuple(identity(value) for value in wanted.values()) in entry.seen:
+        return None
+    return None, wanted
+
+
+def _unmet_star(arguments: Any, entry: _Entry) -> tuple[str | None, Any] | None:
+    """`_unmet` with a `*` path: every value a left path reaches must have been reached by
+    the same earlier call's right path."""
+    wanted: dict[str, Any] = {}
+    lefts = []
+    for left, _ in entry.rule.same:
+        found = values_at(arguments, left)
+        if not found:
+            return f"has no argument '{left}'", None
+        wanted[left] = found if has_star(left) else found[0]
+        lefts.append(frozenset(identity(value) for value in found))
+    return None if entry.met(lefts) else (None, wanted)
+
+
+def _hit(index: int, step: Step, entry: _Entry, lacks: str | None, wanted: Any) -> Hit:
+    rule = entry.rule
+    head = f"call of '{rule.call}' needs an earlier successful call of '{rule.requires}'"
+    pairs = dict(rule.same)
+    if lacks is not None:
+        message = f"{head} about the same entity, but {lacks}"
+        expected: Any = {"requires": rule.requires, "same": pairs}
+        observed: Any = None
+    elif not rule.same:
+        message = f"{head}; there was none"
+        expected, observed = {"requires": rule.requires}, None
+    else:
+        shown = ", ".join(f"{pairs[left]} = {_text(value)}" for left, value in wanted.items())
+        earlier = entry.ok_calls
+        message = f"{head} with {shown}; " + (
+            "there was none"
+            if not earlier
+            else f"{earlier} earlier successful "
+            + ("call had" if earlier == 1 else "calls had")
+            + " other values"
+        )
+        expected = {
+            "requires": rule.requires,
+            "same": {pairs[left]: brief(value) for left, value in wanted.items()},
+        }
+        observed = {left: brief(value) for left, value in wanted.items()}
+    return Hit(index, message, expected, observed, step.step_id)
 
 
 def _text(value: Any) -> str:

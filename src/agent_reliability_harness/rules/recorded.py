@@ -20,7 +20,7 @@ from ..models.policy.notes import Notes
 from ..models.policy.tooldefs import parse_tool_defs
 from ..models.trace import Step, Trace
 from .arguments import ArgCheck, contract_hits
-from .base import Counts, Hit, RuleContext, RuleResult, RuleState, rule
+from .base import Counts, Hit, Moment, RuleContext, RuleResult, RuleState, rule
 from .contracts import passes
 
 DECLARED_TOOLS = "declared_tools"
@@ -89,6 +89,7 @@ def _new_cache(_: Policy) -> Cache:
     "ARH-SCH-015",
     Category.SCHEMA,
     Severity.ERROR,
+    moment=Moment.PREVENTIVE,
     title="Call breaks the tool definition the agent was given",
     remediation="Make the agent call the tool as its recorded definition (the JSON Schema "
     "it was given) says, or fix the definition the agent is given.",
@@ -120,6 +121,13 @@ class RecordedContract(RuleState):
             self._check(recorded_checks(ctx.trace, self.compiled), self.pending)
             self.pending = []
         return self.result
+
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        check = recorded_checks(ctx.trace, self.compiled).get(step.tool_name or "")
+        value = step.arguments or {}
+        if check is None or passes(check, value):
+            return []
+        return _recorded(contract_hits(index, step, check, value, "arguments"))
 
     def _check(self, checks: dict[str, ArgCheck], calls: Any) -> None:
         if not checks:

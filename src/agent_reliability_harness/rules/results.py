@@ -10,7 +10,7 @@ from ..models.common import Category, Severity, Status, StepType
 from ..models.policy import Policy
 from ..models.trace import Step
 from .arguments import ArgCheck, contract_hits
-from .base import Counts, Hit, RuleContext, RuleResult, RuleState, rule
+from .base import Counts, Hit, Moment, RuleContext, RuleResult, RuleState, rule
 from .contracts import passes
 from .facts import argument_identity
 from .outputs import decoded, identity
@@ -32,6 +32,7 @@ def _output_contracts(policy: Policy) -> dict[str, ArgCheck]:
     "ARH-SCH-014",
     Category.SCHEMA,
     Severity.ERROR,
+    moment=Moment.AFTER,
     title="Tool output breaks its contract",
     remediation="Fix the tool (or its wrapper) so that a successful call returns what "
     "allowed_tools.<tool>.output declares, or correct the contract.",
@@ -64,6 +65,7 @@ class OutputContract(RuleState):
     "ARH-FLW-006",
     Category.FLOW,
     Severity.ERROR,
+    moment=Moment.AFTER,
     title="Identical call repeated in a loop",
     remediation="Stop the agent from calling a tool again and again with the same "
     "arguments when it keeps returning the same result (back off, change the call, "
@@ -188,6 +190,7 @@ def _side_effect_calls(policy: Policy) -> frozenset[str]:
     "ARH-FLW-007",
     Category.FLOW,
     Severity.WARNING,
+    moment=Moment.AFTER,
     title="Side-effect call recorded no outcome",
     remediation="Record what every side-effecting call returned (its output, or its "
     "error), so that whether it took effect can be checked.",

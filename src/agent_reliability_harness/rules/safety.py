@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import msgspec
+
 from ..models.common import Category, Severity
 from ..models.policy import BLOB_KINDS, Policy, ScopedPatterns
 from ..models.trace import Step
 from ..patterns import PatternSet
-from .base import Hit, RuleContext, RuleState, rule
+from .base import Hit, Moment, RuleContext, RuleResult, RuleState, rule
 from .screen import PROBES, blob_count, quick_blob_count, screen_text
 from .status import string_values  # the same strings, in the same order, as _strings
 
@@ -80,15 +82,24 @@ assert len(_BLOB_KIND) == len(BLOB_KINDS)
 _WINDOWS = (256, 16)
 
 
+def decided_before(observed: Any) -> bool:
+    """Whether a finding (its `observed`: where the pattern matched) is about the call's
+    arguments, not its text or what it returned: the part of ARH-SAF-001 the guard
+    decides before the call."""
+    return isinstance(observed, str) and observed.startswith("arguments")
+
+
 @rule(
     "ARH-SAF-001",
     Category.SAFETY,
     Severity.ERROR,
+    moment=Moment.PREVENTIVE,
     title="Unsafe content matched",
     remediation="Stop the agent from emitting or passing this content (redaction, output "
     "filters, tool guards), or narrow the pattern if it is a false positive.",
     applies=lambda p: bool(p.unsafe_patterns),
     compile=_screen_patterns,
+    decided_before=decided_before,
 )
 class UnsafeContent(RuleState):
     """One check per text blob, a hit (and a failed check) per pattern that matches one.
@@ -150,21 +161,32 @@ class UnsafeContent(RuleState):
         return True
 
     def _check(self, steps: Sequence[Step], start: int) -> None:
-        patterns, result, scoped = self.patterns, self.result, self.scoped
         for index, step in enumerate(steps, start):
-            for where, blob in text_blobs(step):
-                result.checks += 1
-                if scoped is not None:
-                    patterns = scoped.for_blob(_BLOB_KIND[where[0]], step.tool_name)
-                for match in patterns.matches(blob):
-                    pattern = patterns.patterns[match]
-                    result.failed += 1
-                    result.hits.append(
-                        Hit(
-                            index,
-                            f"unsafe pattern '{pattern}' matched in {where}",
-                            expected=f"no match for '{pattern}'",
-                            observed=where,
-                            step_id=step.step_id,
-                        )
+            self._step(index, step, self.result)
+
+    def _step(self, index: int, step: Step, result: RuleResult) -> None:
+        """Every blob of one step against the patterns that apply to it."""
+        patterns, scoped = self.patterns, self.scoped
+        for where, blob in text_blobs(step):
+            result.checks += 1
+            if scoped is not None:
+                patterns = scoped.for_blob(_BLOB_KIND[where[0]], step.tool_name)
+            for match in patterns.matches(blob):
+                pattern = patterns.patterns[match]
+                result.failed += 1
+                result.hits.append(
+                    Hit(
+                        index,
+                        f"unsafe pattern '{pattern}' matched in {where}",
+                        expected=f"no match for '{pattern}'",
+                        observed=where,
+                        step_id=step.step_id,
                     )
+                )
+
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        """The call's arguments (its output and error come after it)."""
+        found = RuleResult()
+        asked = msgspec.structs.replace(step, text=None, output=None, error=None)
+        self._step(index, asked, found)
+        return found.hits

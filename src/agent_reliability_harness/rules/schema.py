@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
 
 from ..models.common import Category, Severity
 from ..models.policy import ArgSpec, Policy
+from ..models.trace import Step
 from ..models.types import ARG_TYPES, type_list, type_matches
-from .arguments import argument_hits, compile_tools, json_equal
-from .base import Counts, Hit, RuleContext, RuleState, rule
+from .arguments import argument_hits, call_argument_hits, compile_tools, json_equal
+from .base import Counts, Hit, Moment, RuleContext, RuleState, rule
 
 SCHEMA = Category.SCHEMA
 ERROR = Severity.ERROR
@@ -22,6 +24,7 @@ __all__ = ["compile_tools", "json_equal", "type_matches"]
     "ARH-SCH-001",
     SCHEMA,
     ERROR,
+    moment=Moment.PREVENTIVE,
     title="Tool is not allowed by the policy",
     remediation="Add the tool to allowed_tools (with its argument contract), or stop the "
     "agent from calling it.",
@@ -37,21 +40,30 @@ class ToolNotAllowed(RuleState):
         result.checks += len(ctx.facts.calls)
         for index, step in ctx.facts.calls:
             if step.tool_name not in tools:
-                result.hits.append(
-                    Hit(
-                        index,
-                        f"tool '{step.tool_name}' is not in allowed_tools",
-                        expected=sorted(tools) or None,
-                        observed=step.tool_name,
-                        step_id=step.step_id,
-                    )
-                )
+                result.hits.append(_not_allowed(tools, index, step))
+
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        tools = ctx.policy.allowed_tools
+        if ctx.policy.allow_unlisted_tools or not step.tool_name or step.tool_name in tools:
+            return []
+        return [_not_allowed(tools, index, step)]
+
+
+def _not_allowed(tools: Mapping[str, Any], index: int, step: Step) -> Hit:
+    return Hit(
+        index,
+        f"tool '{step.tool_name}' is not in allowed_tools",
+        expected=sorted(tools) or None,
+        observed=step.tool_name,
+        step_id=step.step_id,
+    )
 
 
 @rule(
     "ARH-SCH-002",
     SCHEMA,
     ERROR,
+    moment=Moment.PREVENTIVE,
     title="Tool call has no tool name",
     remediation="Record the name of the invoked tool in tool_name for every tool_call step.",
     counts=PER_CALL,
@@ -70,6 +82,11 @@ class ToolNameMissing(RuleState):
             if step.is_tool_call and not step.tool_name:
                 result.hits.append(Hit(index, "tool_call has no tool_name", step_id=step.step_id))
 
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        if step.tool_name:
+            return []
+        return [Hit(index, "tool_call has no tool_name", step_id=step.step_id)]
+
 
 class _ArgumentRule(RuleState):
     """One of SCH-003..009, 011, 012: its hits from the shared pass over the listed calls
@@ -82,6 +99,9 @@ class _ArgumentRule(RuleState):
         listed, found = argument_hits(ctx, self.compiled)
         self.result.checks += listed
         self.result.hits += found[self.rule_id]
+
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        return call_argument_hits(ctx, self.compiled, index, step)[self.rule_id]
 
 
 def _argument_rule(
@@ -103,6 +123,7 @@ def _argument_rule(
         counts=PER_CALL,
         compile=compile_tools,
         applies=applies or _always,
+        moment=Moment.PREVENTIVE,
     )(declared)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..models.common import Category, Severity
-from .base import Counts, Hit, RuleContext, RuleResult, brief, rule
+from .base import Counts, Hit, Moment, RuleContext, RuleResult, brief, rule
 
 WARNING = Severity.WARNING
 
@@ -14,6 +14,7 @@ WARNING = Severity.WARNING
     "ARH-SCH-010",
     Category.SCHEMA,
     WARNING,
+    moment=Moment.CLOSING,
     title="Step id is not unique",
     remediation="Give every step a unique step_id so findings and fingerprints point at one step.",
     counts=Counts.NONE,
@@ -38,6 +39,7 @@ def duplicate_step_id(ctx: RuleContext) -> RuleResult:
     "ARH-SCH-013",
     Category.SCHEMA,
     WARNING,
+    moment=Moment.CLOSING,
     title="Transcript content was not mapped",
     remediation="Check the adapter note: the transcript holds content ARH could not map to a "
     "step (an unknown message or part type, a malformed item); map it or report the format.",

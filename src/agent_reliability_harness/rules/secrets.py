@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 from ..models.common import Category, Severity
 from ..models.trace import Step
-from .base import Hit, RuleContext, RuleState, rule
-from .safety import text_blobs
+from .base import Hit, Moment, RuleContext, RuleState, rule
+from .safety import decided_before, text_blobs
 
 # (name, pattern): each pattern is a literal prefix and bounded character classes
 # (linear time on any text).
@@ -126,6 +126,8 @@ def redact(value: str) -> str:
     "reads: give tools their credentials outside the model's context, and redact outputs.",
     applies=lambda p: p.safety.secrets,
     since="1.3",
+    moment=Moment.PREVENTIVE,
+    decided_before=decided_before,
 )
 class SecretInCall(RuleState):
     """One check per tool call; a hit per call and secret kind found in its arguments,

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 
 from ..models.common import Category, Severity
 from ..models.policy import Policy
-from .base import MAX_FINDINGS, Hit, RuleContext, RuleResult, RuleState, rule
+from ..models.trace import Step
+from .base import MAX_FINDINGS, Hit, Moment, RuleContext, RuleResult, RuleState, rule
 
 SEQUENCE = Category.SEQUENCE
 ERROR = Severity.ERROR
@@ -20,6 +21,7 @@ ERROR = Severity.ERROR
     "ARH-SEQ-001",
     SEQUENCE,
     ERROR,
+    moment=Moment.CLOSING,
     title="Required tool was never called",
     remediation="Make the agent call every tool in sequence.required_tools.",
     applies=lambda p: bool(p.sequence.required_tools),
@@ -38,18 +40,28 @@ def required_tool_missing(ctx: RuleContext) -> RuleResult:
     "ARH-SEQ-002",
     SEQUENCE,
     ERROR,
+    moment=Moment.PREVENTIVE,
     title="Forbidden tool was called",
     remediation="Stop the agent from calling tools in sequence.forbidden_tools.",
     applies=lambda p: bool(p.sequence.forbidden_tools),
+    probe=lambda ctx, index, step: (
+        [_forbidden(index, step.step_id, step.tool_name)]
+        if step.tool_name in ctx.policy.sequence.forbidden_tools
+        else []
+    ),
 )
 def forbidden_tool_called(ctx: RuleContext) -> RuleResult:
     forbidden, facts = ctx.policy.sequence.forbidden_tools, ctx.facts
     hits = [
-        Hit(index, f"forbidden tool '{tool}' was called", observed=tool, step_id=step_id)
+        _forbidden(index, step_id, tool)
         for index, step_id, tool in facts.watched_calls  # the calls of forbidden tools
     ]
     failed = sum(1 for name in forbidden if name in facts.counts)
     return RuleResult(checks=len(forbidden), failed=failed, hits=hits)
+
+
+def _forbidden(index: int, step_id: str, tool: str | None) -> Hit:
+    return Hit(index, f"forbidden tool '{tool}' was called", observed=tool, step_id=step_id)
 
 
 class _CallOrder:
@@ -71,6 +83,7 @@ class _CallOrder:
     "ARH-SEQ-003",
     SEQUENCE,
     ERROR,
+    moment=Moment.PREVENTIVE,
     title="Tools called out of order",
     remediation="Make the earlier tool's first call come before the later tool's first call.",
     applies=lambda p: bool(p.sequence.call_order_pairs),
@@ -121,6 +134,26 @@ class WrongCallOrder(RuleState):
         result.more = result.failed - len(hits)
         return result
 
+    def probe(self, ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+        """A tool's first call before a tool its chain lists earlier was called: out of
+        order once that tool is called (the guard cannot wait for it; docs/guard.md)."""
+        order: _CallOrder = self.compiled
+        first, tool = ctx.facts.first_call, step.tool_name
+        if not tool or tool in first:
+            return []
+        pending: dict[str, None] = {}
+        for chain in order.chains:
+            if tool in chain:
+                for before in chain[: chain.index(tool)]:
+                    if before not in first:
+                        pending[before] = None
+        return [
+            Hit(index, message, [before, tool], [tool, before], step.step_id)
+            for message, before in sorted(
+                (f"tool '{tool}' was first called before '{before}'", before) for before in pending
+            )
+        ]
+
 
 def _violations(
     called: list[str], positions: list[int], earlier_later: list[int], first: dict[str, int]
@@ -146,13 +179,28 @@ def _inversions(positions: list[int]) -> list[int]:
     return out
 
 
+def _beyond_max_calls(ctx: RuleContext, index: int, step: Step) -> list[Hit]:
+    """A call beyond its tool's max_calls (offline, the finding is the trace's)."""
+    name = step.tool_name or ""
+    tool = ctx.policy.allowed_tools.get(name)
+    if tool is None or tool.max_calls is None:
+        return []
+    count = ctx.facts.counts.get(name, 0) + 1
+    if count <= tool.max_calls:
+        return []
+    message = f"tool '{name}' would be called {count} times (max_calls {tool.max_calls})"
+    return [Hit(index, message, tool.max_calls, count, step.step_id)]
+
+
 @rule(
     "ARH-SEQ-004",
     SEQUENCE,
     ERROR,
+    moment=Moment.PREVENTIVE,
     title="Tool called too many times",
     remediation="Cap the agent's calls of this tool (loop guards, caching), or raise max_calls.",
     applies=lambda p: any(t.max_calls is not None for t in p.allowed_tools.values()),
+    probe=_beyond_max_calls,
 )
 def too_many_calls(ctx: RuleContext) -> RuleResult:
     result = RuleResult()
@@ -178,6 +226,7 @@ def too_many_calls(ctx: RuleContext) -> RuleResult:
     "ARH-SEQ-005",
     SEQUENCE,
     ERROR,
+    moment=Moment.CLOSING,
     title="Tool called too few times",
     remediation="Make the agent call this tool as often as the workflow needs, or lower min_calls.",
     applies=lambda p: any(t.min_calls is not None for t in p.allowed_tools.values()),

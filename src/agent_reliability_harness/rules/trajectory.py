@@ -15,7 +15,7 @@ from ..models.policy import ExpectedCall as PolicyEntry
 from ..models.policy import Policy
 from ..patterns import PatternSet
 from ._effective_status import failed_by_output
-from .base import MAX_FINDINGS, Hit, RuleContext, RuleResult, RuleState, brief, rule
+from .base import MAX_FINDINGS, Hit, Moment, RuleContext, RuleResult, RuleState, brief, rule
 from .facts import TraceFacts
 
 if TYPE_CHECKING:  # the matcher is imported when a policy has a trajectory section
@@ -164,6 +164,7 @@ def _forbids_extras(policy: Policy) -> bool:
     "ARH-SEQ-006",
     SEQUENCE,
     ERROR,
+    moment=Moment.CLOSING,
     title="Expected call missing",
     remediation="Make the agent make this call (tool and arguments) where the trajectory "
     "expects it, or fix the expected entry (arguments_match, optional, ignore_arguments).",
@@ -185,6 +186,7 @@ class ExpectedCallMissing(_TrajectoryRule):
     "ARH-SEQ-007",
     SEQUENCE,
     ERROR,
+    moment=Moment.CLOSING,
     title="Unexpected call",
     remediation="Stop the agent from making calls the trajectory does not expect, or add "
     "the call to trajectory.expected (or its tool to ignore_tools).",
