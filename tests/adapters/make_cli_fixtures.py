@@ -28,6 +28,8 @@ import cli_gemini  # noqa: E402
 import cli_gemini_stream  # noqa: E402
 import cli_openhands  # noqa: E402
 import cli_runs  # noqa: E402
+import cli_sources  # noqa: E402
+import cli_sources_runs  # noqa: E402
 import cli_swe  # noqa: E402
 import cli_swe_mini  # noqa: E402
 
@@ -46,6 +48,10 @@ FORMATS = (
     "openhands",
     "browser-use",
     "letta",
+    "agentops",
+    "google-adk",
+    "moatless",
+    "autocoderover",
 )
 SOURCES: dict[str, Any] = {
     **cli_runs.FIXTURES,
@@ -60,6 +66,8 @@ SOURCES: dict[str, Any] = {
     **cli_codex_exec.FIXTURES,
     **cli_gemini_stream.FIXTURES,
     **cli_atif.FIXTURES,
+    **cli_sources.FIXTURES,
+    **cli_sources_runs.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 

@@ -28,7 +28,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "browser-use": ("history", "model_output", "result", "state"),
     "letta": ("agents", "agent_type", "llm_config", "messages"),
     "agentops": ("spans", "span_attributes", "span_type", "trace_id"),
-    "google-adk": ("events", "author", "invocation_id", "content"),
+    "google-adk": ("events", "author", "invocation_id", "usage_metadata"),
     "moatless": ("root", "node_id", "action_steps", "selector"),
     "autocoderover": ("func_name", "call_ok"),
     "openinference": ("resourceSpans", "scopeSpans", "openinference.span.kind"),
