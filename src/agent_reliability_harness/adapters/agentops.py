@@ -15,6 +15,7 @@ workflow spans name the agents. One trace per document.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from ._common import TraceBuilder, fail, obj, opt_count, opt_str
@@ -55,8 +56,13 @@ def _path(attrs: Any, *keys: str) -> Any:
     return attrs
 
 
+def _attrs(span: dict[str, Any]) -> dict[str, Any]:
+    attrs = span.get("span_attributes")
+    return attrs if isinstance(attrs, dict) else {}
+
+
 def _kind(span: dict[str, Any]) -> str:
-    attrs = span["span_attributes"]
+    attrs = _attrs(span)
     kind = _path(attrs, "agentops", "span", "kind")
     if isinstance(kind, str) and kind:
         return kind
@@ -87,7 +93,7 @@ def _messages(value: Any) -> list[dict[str, Any]]:
 
 
 def _agent_of(span: dict[str, Any]) -> str | None:
-    attrs = span["span_attributes"]
+    attrs = _attrs(span)
     for path in (("agent", "name"), ("agent", "role")):
         name = _path(attrs, *path)
         if isinstance(name, str) and name:
@@ -96,16 +102,19 @@ def _agent_of(span: dict[str, Any]) -> str | None:
 
 
 def _amount(value: Any) -> float | None:
+    """An amount (a cost) written as a number or as its decimal text; None otherwise."""
     if isinstance(value, str):
         try:
             value = float(value)
         except ValueError:
             return None
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) and value >= 0 else None
 
 
 def _usage(span: dict[str, Any], at: str) -> tuple[int | None, int | None, float | None]:
-    usage = _path(span["span_attributes"], "gen_ai", "usage")
+    usage = _path(_attrs(span), "gen_ai", "usage")
     metrics = span.get("metrics") if isinstance(span.get("metrics"), dict) else None
     if isinstance(usage, dict):
         where = f"{at}.span_attributes.gen_ai.usage"
@@ -157,9 +166,9 @@ def _span(b: TraceBuilder, span: dict[str, Any], at: str, models: bool) -> None:
     root = not span.get("parent_span_id")
     if kind == "request" or kind in _LLM_KINDS:
         _model(b, span, at)
-    elif kind in _TOOL_KINDS or isinstance(_path(span["span_attributes"], "tool", "name"), str):
+    elif kind in _TOOL_KINDS or isinstance(_path(_attrs(span), "tool", "name"), str):
         _tool(b, span, at)
-    elif root and not models and _messages(_path(span["span_attributes"], "gen_ai", "completion")):
+    elif root and not models and _messages(_path(_attrs(span), "gen_ai", "completion")):
         _model(b, span, at)  # a run recorded by its root span alone
     elif root:
         b.skip(at, "root span (its output repeats the model's last response)")
@@ -169,7 +178,7 @@ def _span(b: TraceBuilder, span: dict[str, Any], at: str, models: bool) -> None:
 
 def _model(b: TraceBuilder, span: dict[str, Any], at: str) -> None:
     """A model turn: its prompt (inputs, results of open calls), its completion, usage."""
-    attrs = span["span_attributes"]
+    attrs = _attrs(span)
     completion = _path(attrs, "gen_ai", "completion")
     messages = _messages(completion)
     if _path(attrs, "gen_ai", "prompt") == "null" and all(
@@ -199,10 +208,10 @@ def _prompt(b: TraceBuilder, prompt: Any, at: str) -> None:
     for n, message in enumerate(_messages(prompt)):
         where = f"{at}[{n}]"
         role, content = message.get("role"), message.get("content")
-        call_id = message.get("tool_call_id") or message.get("call_id")
+        call_id = _text(message.get("tool_call_id") or message.get("call_id"))
         if message.get("type") == "function_call_output" or role == "tool":
             output = message.get("output", content)
-            if b.is_open(call_id if isinstance(call_id, str) else None):
+            if b.is_open(call_id):
                 b.result(call_id, output, where)
             else:
                 b.skip(where, "tool result repeated in a later prompt")
@@ -229,8 +238,14 @@ def _completion(
         where = f"{at}.tool_calls[{n}]"
         inner = call.get("function")
         function: dict[str, Any] = inner if isinstance(inner, dict) else call
-        b.call(opt_str(call, "id", where), function.get("name"), function.get("arguments"), where)
+        name = function.get("name")
+        name = name if isinstance(name, str) else None
+        b.call(opt_str(call, "id", where), name, function.get("arguments"), where)
     return None, None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 def _calls(value: Any) -> list[dict[str, Any]]:
@@ -242,7 +257,8 @@ def _calls(value: Any) -> list[dict[str, Any]]:
 def _response(b: TraceBuilder, response: dict[str, Any], at: str) -> tuple[int | None, int | None]:
     """An OpenAI Responses object: message text, function calls, reasoning summaries."""
     model = response.get("model") if isinstance(response.get("model"), str) else None
-    for n, item in enumerate(response.get("output") or []):
+    output = response.get("output")
+    for n, item in enumerate(output if isinstance(output, list) else []):
         where = f"{at}.content.output[{n}]"
         kind = item.get("type") if isinstance(item, dict) else None
         if kind == "message" and isinstance(item, dict):
@@ -252,9 +268,12 @@ def _response(b: TraceBuilder, response: dict[str, Any], at: str) -> tuple[int |
             text = "".join(t for t in texts if isinstance(t, str))
             b.text(text, where, model=model, response_id=response.get("id"))
         elif kind == "function_call" and isinstance(item, dict):
-            b.call(item.get("call_id"), item.get("name"), item.get("arguments"), where)
+            call_id, name = _text(item.get("call_id")), _text(item.get("name"))
+            b.call(call_id, name, item.get("arguments"), where)
         elif kind == "reasoning" and isinstance(item, dict):
-            summary = [s.get("text") for s in item.get("summary") or [] if isinstance(s, dict)]
+            found = item.get("summary")
+            items = found if isinstance(found, list) else []
+            summary = [s.get("text") for s in items if isinstance(s, dict)]
             b.reasoning("\n".join(s for s in summary if isinstance(s, str)) or None, where)
         else:
             b.note(where, "response output item of an unknown type", item)
@@ -266,7 +285,7 @@ def _response(b: TraceBuilder, response: dict[str, Any], at: str) -> tuple[int |
 def _tool(b: TraceBuilder, span: dict[str, Any], at: str) -> None:
     """A tool span: the call with its input and output; ERROR status fails it. A call the
     model asked for by name earlier gets this span's outcome."""
-    attrs = span["span_attributes"]
+    attrs = _attrs(span)
     name = _path(attrs, "tool", "name") or _path(attrs, "agentops", "entity", "name")
     if not isinstance(name, str) or not name:
         name = str(span.get("span_name") or "").removesuffix(".tool") or None

@@ -16,6 +16,7 @@ No token usage is written in these files (ACR keeps it in `cost.json`). One trac
 from __future__ import annotations
 
 import ast
+import math
 import re
 from typing import Any
 
@@ -130,9 +131,16 @@ def _arguments(name: str, text: str) -> dict[str, Any]:
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return {"arguments": text}
     names = SIGNATURES.get(name, ())
-    if len(values) > len(names):
+    if len(values) > len(names) or not all(_plain(v) for v in values):
         return {"arguments": list(values)}
     return dict(zip(names, values, strict=False))
+
+
+def _plain(value: Any) -> bool:
+    """A literal JSON can hold as is (text, a whole number, a finite float, a flag)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or isinstance(value, str | int | bool)
 
 
 ADAPTER = Adapter(

@@ -43,8 +43,9 @@ def convert(value: Any, name_hint: str) -> list[Any]:
     b.labels({"trace_id": value.get("id"), "workflow": first(value, "app_name", "appName")})
     events: list[tuple[str, Any]] = []
     for key in ("past_events", "events"):
-        events += [(f"{key}[{i}]", e) for i, e in enumerate(value.get(key) or [])]
+        events += [(f"{key}[{i}]", e) for i, e in enumerate(arr(value.get(key) or [], key))]
     authors = {e.get("author") for _, e in events if isinstance(e, dict)} - {"user"}
+    authors = {a for a in authors if isinstance(a, str)}
     session = _Session(b, multi=len(authors) > 1)
     for at, raw in events:
         session.event(obj(raw, at), at)
@@ -117,7 +118,7 @@ class _Session:
     def call(self, call: dict[str, Any], at: str) -> None:
         b = self.b
         name, args = call.get("name"), call.get("args")
-        index = b.call(call.get("id"), name if isinstance(name, str) else None, args or {}, at)
+        index = b.call(_id(call), name if isinstance(name, str) else None, args or {}, at)
         target = args.get("agent_name") if isinstance(args, dict) else None
         if name in _TRANSFERS and isinstance(target, str):
             self.handoffs[target] = b.steps[index]["step_id"]
@@ -132,7 +133,7 @@ class _Session:
                 error = str(found or output.get("status"))
         name = response.get("name")
         self.b.result(
-            response.get("id"),
+            _id(response),
             output,
             at,
             error=error,
@@ -172,6 +173,11 @@ class _Session:
         if usage is not None:
             self.usage(start, usage, f"{at}.model_response.usage_metadata")
         self.b.mark(at)
+
+
+def _id(part: dict[str, Any]) -> str | None:
+    found = part.get("id")
+    return found if isinstance(found, str) and found else None
 
 
 def _count(usage: dict[str, Any], snake: str, camel: str, at: str) -> int | None:

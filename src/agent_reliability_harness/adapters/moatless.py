@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._common import TraceBuilder, arr, fail, obj, opt_count, opt_obj
+from ._common import TraceBuilder, arr, fail, obj, opt_amount, opt_count, opt_obj
 from .base import Adapter
 
 NAME = "moatless"
@@ -55,7 +55,9 @@ def _nodes(root: dict[str, Any]) -> list[tuple[dict[str, Any], dict[str, Any] | 
         if not isinstance(node, dict):
             continue
         found.append((node, parent))
-        stack.extend((child, node) for child in reversed(node.get("children") or []))
+        children = node.get("children")
+        if isinstance(children, list):
+            stack.extend((child, node) for child in reversed(children))
     return found
 
 
@@ -169,7 +171,7 @@ def _action(
         b.settle(index, error=str(action.get("error") or "the model gave no valid action"))
         b.mark(f"{at}.observation")
         return
-    call_id = next((cid for cid, name in calls if name == kind), None)
+    call_id = next((cid for cid, name in calls if name == kind and isinstance(cid, str)), None)
     args = {k: v for k, v in action.items() if k not in _ARGS_META}
     index = b.call(call_id, kind or None, args, f"{at}.action")
     observation = step.get("observation")
@@ -177,7 +179,9 @@ def _action(
         _observation(b, index, observation, f"{at}.observation")
     if kind == "Finish" and isinstance(action.get("finish_reason"), str):
         b.metadata["final_answer"] = action["finish_reason"]
-    tool = step.get("completion") or (observation or {}).get("execution_completion")
+    tool = step.get("completion")
+    if tool is None and isinstance(observation, dict):
+        tool = observation.get("execution_completion")
     if isinstance(tool, dict):
         _usage(b, index, tool, f"{at}.completion")
 
@@ -219,16 +223,20 @@ def _tool_calls(completion: dict[str, Any]) -> list[tuple[str | None, str | None
     if not isinstance(response, dict):
         return []
     found: list[tuple[str | None, str | None]] = []
-    for choice in response.get("choices") or []:
+    for choice in _list(response.get("choices")):
         message = choice.get("message") if isinstance(choice, dict) else None
-        for call in (message or {}).get("tool_calls") or []:
+        for call in _list(message.get("tool_calls") if isinstance(message, dict) else None):
             function = call.get("function") if isinstance(call, dict) else None
             if isinstance(function, dict):
                 found.append((call.get("id"), function.get("name")))
-    for block in response.get("content") or []:
+    for block in _list(response.get("content")):
         if isinstance(block, dict) and block.get("type") == "tool_use":
             found.append((block.get("id"), block.get("name")))
     return found
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _model(completion: Any) -> str | None:
@@ -246,8 +254,7 @@ def _usage(b: TraceBuilder, index: int, completion: dict[str, Any], at: str) -> 
     prompt = opt_count(usage, "prompt_tokens", where)
     cached = opt_count(usage, "cached_tokens", where)
     total_in = None if prompt is None and cached is None else (prompt or 0) + (cached or 0)
-    cost = usage.get("completion_cost")
-    cost = float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None
+    cost = opt_amount(usage, "completion_cost", where)
     b.tokens(index, total_in, opt_count(usage, "completion_tokens", where), at, cost_usd=cost)
 
 
