@@ -103,14 +103,13 @@ def _agent_of(span: dict[str, Any]) -> str | None:
 
 def _amount(value: Any) -> float | None:
     """An amount (a cost) written as a number or as its decimal text; None otherwise."""
-    if isinstance(value, str):
-        try:
-            value = float(value)
-        except ValueError:
-            return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
         return None
-    return float(value) if math.isfinite(value) and value >= 0 else None
+    try:
+        amount = float(value)
+    except (ValueError, OverflowError):
+        return None
+    return amount if math.isfinite(amount) and amount >= 0 else None
 
 
 def _usage(span: dict[str, Any], at: str) -> tuple[int | None, int | None, float | None]:

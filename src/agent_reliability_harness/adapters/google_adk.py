@@ -44,8 +44,8 @@ def convert(value: Any, name_hint: str) -> list[Any]:
     events: list[tuple[str, Any]] = []
     for key in ("past_events", "events"):
         events += [(f"{key}[{i}]", e) for i, e in enumerate(arr(value.get(key) or [], key))]
-    authors = {e.get("author") for _, e in events if isinstance(e, dict)} - {"user"}
-    authors = {a for a in authors if isinstance(a, str)}
+    found = [e.get("author") for _, e in events if isinstance(e, dict)]
+    authors = {a for a in found if isinstance(a, str)} - {"user"}
     session = _Session(b, multi=len(authors) > 1)
     for at, raw in events:
         session.event(obj(raw, at), at)

@@ -67,14 +67,14 @@ def _main_line(nodes: list[tuple[dict[str, Any], dict[str, Any] | None]]) -> set
     parents = {id(node): parent for node, parent in nodes}
     leaves = [node for node, _ in nodes if not node.get("children")]
 
-    def rank(node: dict[str, Any]) -> tuple[int, float, int]:
+    def rank(node: dict[str, Any]) -> tuple[int, Any, int]:
         reward = node.get("reward") if isinstance(node.get("reward"), dict) else {}
         value = reward.get("value") if isinstance(reward, dict) else None
         depth, up = 0, parents.get(id(node))
         while up is not None:
             depth, up = depth + 1, parents.get(id(up))
-        score = float(value) if isinstance(value, int | float) else float("-inf")
-        return (int(_finished(node)), score, depth)
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        return (int(_finished(node)), value if number else float("-inf"), depth)
 
     best = max(leaves, key=rank) if leaves else None
     line: set[int] = set()
