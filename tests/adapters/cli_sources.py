@@ -67,7 +67,12 @@ def agentops_agents_sdk() -> dict[str, Any]:
         (90, 8),
     )
     prompt = json.dumps([{"role": "user", "content": "Weather in Paris?"}])
-    spans = [
+    spans = _sdk_spans(prompt, first, last)
+    return {"trace_id": "4f1c0ad2b3e94c6f8a2d1e0b9c8d7e6f", "spans": spans}
+
+
+def _sdk_spans(prompt: str, first: str, last: str) -> list[dict[str, Any]]:
+    return [
         _span(
             "a0",
             "",
@@ -130,7 +135,6 @@ def agentops_agents_sdk() -> dict[str, Any]:
         ),
         _span("a7", "a0", "agents.trace.Agent workflow", "other", {"workflow": {"name": "w"}}),
     ]
-    return {"trace_id": "4f1c0ad2b3e94c6f8a2d1e0b9c8d7e6f", "spans": spans}
 
 
 def _crew_llm(span_id: str, parent: str, prompt: str, answer: str, usage: tuple[int, int]) -> Any:
@@ -234,10 +238,23 @@ def _usage(prompt: int, candidates: int, **more: int) -> dict[str, int]:
 
 def adk_session() -> dict[str, Any]:
     """A coordinator that transfers to a weather agent, whose first lookup fails."""
+    events = _adk_events()
+    events[-1]["content"] = None
+    return {
+        "id": "s-1",
+        "app_name": "weather_app",
+        "user_id": "u-1",
+        "state": {"last_city": "Oslo"},
+        "events": events,
+        "last_update_time": 1750000009.0,
+    }
+
+
+def _adk_events() -> list[dict[str, Any]]:
     call = {"id": "adk-1", "name": "get_weather", "args": {"city": "Oslo"}}
     retry = {"id": "adk-2", "name": "get_weather", "args": {"city": "Oslo, NO"}}
     transfer = {"id": "adk-0", "name": "transfer_to_agent", "args": {"agent_name": "weather"}}
-    events = [
+    return [
         _adk_event(0, "user", [{"text": "Weather in Oslo?"}], role="user"),
         _adk_event(1, "coordinator", [{"function_call": transfer}], usage_metadata=_usage(40, 6)),
         _adk_event(
@@ -285,15 +302,6 @@ def adk_session() -> dict[str, Any]:
         _adk_event(7, "weather", [{"text": "Snow in Oslo, -3C."}], usage_metadata=_usage(90, 7)),
         _adk_event(8, "weather", [], actions={"state_delta": {"last_city": "Oslo"}}),
     ]
-    events[-1]["content"] = None
-    return {
-        "id": "s-1",
-        "app_name": "weather_app",
-        "user_id": "u-1",
-        "state": {"last_city": "Oslo"},
-        "events": events,
-        "last_update_time": 1750000009.0,
-    }
 
 
 def _camel(value: Any) -> Any:
