@@ -112,6 +112,8 @@ class _Session:
             failed = outcome.get("outcome") not in (None, "OUTCOME_OK")
             error = str(outcome.get("outcome")) if failed else None
             b.result(None, outcome.get("output"), at, error=error, name="code_execution")
+        elif set(part) <= {"thought_signature", "thoughtSignature", "thought"}:
+            b.skip(at, "a part holding only a thought signature")
         else:
             b.note(at, "content part that is not text, a function call or a response", part)
 
