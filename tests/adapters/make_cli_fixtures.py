@@ -24,6 +24,7 @@ import cli_claude  # noqa: E402
 import cli_claude_agents  # noqa: E402
 import cli_codex  # noqa: E402
 import cli_codex_exec  # noqa: E402
+import cli_copilot  # noqa: E402
 import cli_gemini  # noqa: E402
 import cli_gemini_stream  # noqa: E402
 import cli_openhands  # noqa: E402
@@ -52,6 +53,7 @@ FORMATS = (
     "google-adk",
     "moatless",
     "autocoderover",
+    "copilot-cli",
 )
 SOURCES: dict[str, Any] = {
     **cli_runs.FIXTURES,
@@ -68,6 +70,7 @@ SOURCES: dict[str, Any] = {
     **cli_atif.FIXTURES,
     **cli_sources.FIXTURES,
     **cli_sources_runs.FIXTURES,
+    **cli_copilot.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 

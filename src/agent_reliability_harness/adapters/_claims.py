@@ -19,6 +19,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "codex-exec": ("type=thread.started|turn.started|turn.completed|item.completed", "item"),
     "gemini-cli": ("sessionId", "projectHash", "messages"),
     "gemini-stream": ("type=init|tool_use|tool_result|result", "timestamp"),
+    "copilot-cli": ("type=session.start|user.message|assistant.message", "data", "parentId"),
     "swe-agent": ("trajectory", "history", "trajectory_format", "info"),
     "atif": ("schema_version", "steps", "agent"),
     "autogen": ("source", "type=TextMessage|ToolCallRequestEvent|TeamState", "models_usage"),

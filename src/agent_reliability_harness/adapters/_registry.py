@@ -67,6 +67,13 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         shape="array",
     ),
     Declared(
+        "copilot-cli",
+        "copilot_cli",
+        "GitHub Copilot CLI session events (events.jsonl)",
+        session=True,
+        shape="array",
+    ),
+    Declared(
         "swe-agent",
         "swe_agent",
         "SWE-agent .traj trajectories and mini-swe-agent trajectories",
@@ -305,6 +312,7 @@ ENVELOPE_ORDER: tuple[str, ...] = (
     "codex-exec",
     "gemini-cli",
     "gemini-stream",
+    "copilot-cli",
     "swe-agent",
     "atif",
     "autogen",
