@@ -5,14 +5,20 @@ shapes that look like them without those markers are left to others (or refused)
 from __future__ import annotations
 
 import copy
+import io
+import json
+from pathlib import Path
 from typing import Any
 
+import cli_copilot
 import cli_sources
 import cli_sources_runs
 import pytest
 
 from agent_reliability_harness.adapters import BY_NAME, detect, to_canonical
 from agent_reliability_harness.adapters._detect import scan
+from agent_reliability_harness.cli import main
+from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.errors import AdapterError
 
 DOCUMENTS: dict[str, Any] = {
@@ -98,3 +104,30 @@ def test_a_wrong_format_is_refused_with_the_right_name() -> None:
         to_canonical(DOCUMENTS["autocoderover"], "openai-chat", "acr")
     with pytest.raises(AdapterError, match="google-adk"):
         to_canonical(DOCUMENTS["google-adk"], "google-genai", "adk")
+
+
+def test_copilot_session_file_is_detected_by_its_first_line(tmp_path: Path) -> None:
+    lines = cli_copilot.FIXTURES["copilot-cli/events.jsonl"]
+    path = tmp_path / "events.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["convert", str(path)], Streams(out, err, io.BytesIO())) == 0, err.getvalue()
+    trace = json.loads(out.getvalue())
+    assert trace["source"] == "copilot-cli" and trace["metadata"]["adapter"]["notes"] == []
+    steps = trace["steps"]
+    assert sum(s.get("input_tokens") or 0 for s in steps) == 4000  # the shutdown's total
+    assert [s["tool_name"] for s in steps if s.get("status") == "error"] == ["view"]
+    assert [s["agent"] for s in steps if s.get("parent_step_id") == "toolu_3"] == ["explore"]
+
+
+def test_copilot_lines_are_the_sdks_events() -> None:
+    events = pytest.importorskip("copilot.generated.session_events")
+    for line in cli_copilot.FIXTURES["copilot-cli/events.jsonl"]:
+        assert events.SessionEvent.from_dict(line).to_dict() == line
+
+
+def test_dotted_events_without_data_are_not_copilot() -> None:
+    codex = {"type": "thread.started", "thread_id": "t-1"}
+    assert not BY_NAME["copilot-cli"].detect_line(codex)  # type: ignore[misc]
+    turn = {"type": "session.start", "id": "1", "timestamp": "t", "payload": {}}
+    assert not BY_NAME["copilot-cli"].detect_line(turn)  # type: ignore[misc]
