@@ -170,7 +170,7 @@ def _span(b: TraceBuilder, span: dict[str, Any], at: str, models: bool) -> None:
     elif root and not models and _messages(_path(_attrs(span), "gen_ai", "completion")):
         _model(b, span, at)  # a run recorded by its root span alone
     elif root:
-        b.skip(at, "root span (its output repeats the model's last response)")
+        b.skip(at, "root span (the run's totals; any output repeats the last response)")
     else:
         b.skip(at, "agent, task or workflow span")
 
