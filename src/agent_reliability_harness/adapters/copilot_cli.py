@@ -86,6 +86,9 @@ class _Session:
         self.thought = False  # an assistant.reasoning event waits for its message
 
     def feed(self, at: str, record: Any) -> None:
+        if not detect_line(record):
+            self.b.note(at, "line that is not a Copilot CLI event", record)
+            return
         event = obj(record, at)
         kind = event.get("type")
         data = obj(event.get("data"), f"{at}.data")
