@@ -52,6 +52,10 @@ CLAIMED = [
     "2026-12/letta/raw",
     "2026-12/openhands/raw",
     "2026-12/smolagents/raw",
+    "2026-12-06/agentops-trace-api/raw",
+    "2026-12-06/autocoderover/raw",
+    "2026-12-06/google-adk/raw",
+    "2026-12-06/moatless/raw",
 ]
 # Sources read with an explicit --format: the runs' message lists as OpenAI chat messages
 # (a plain conversation is the same in several formats).

@@ -31,6 +31,8 @@ import cli_opencode  # noqa: E402
 import cli_openhands  # noqa: E402
 import cli_qwen  # noqa: E402
 import cli_runs  # noqa: E402
+import cli_sources  # noqa: E402
+import cli_sources_runs  # noqa: E402
 import cli_swe  # noqa: E402
 import cli_swe_mini  # noqa: E402
 
@@ -52,6 +54,10 @@ FORMATS = (
     "goose",
     "opencode",
     "qwen-code",
+    "agentops",
+    "google-adk",
+    "moatless",
+    "autocoderover",
 )
 SOURCES: dict[str, Any] = {
     **cli_runs.FIXTURES,
@@ -69,6 +75,8 @@ SOURCES: dict[str, Any] = {
     **cli_goose.FIXTURES,
     **cli_opencode.FIXTURES,
     **cli_qwen.FIXTURES,
+    **cli_sources.FIXTURES,
+    **cli_sources_runs.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 
