@@ -22,8 +22,10 @@ import cli_agents  # noqa: E402
 import cli_atif  # noqa: E402
 import cli_claude  # noqa: E402
 import cli_claude_agents  # noqa: E402
+import cli_claude_stream  # noqa: E402
 import cli_codex  # noqa: E402
 import cli_codex_exec  # noqa: E402
+import cli_cursor  # noqa: E402
 import cli_gemini  # noqa: E402
 import cli_gemini_stream  # noqa: E402
 import cli_openhands  # noqa: E402
@@ -35,6 +37,7 @@ from agent_reliability_harness.adapters import BY_NAME, convert_session, to_cano
 from agent_reliability_harness.errors import AdapterError  # noqa: E402
 
 FORMATS = (
+    "cursor-agent",
     "tau-bench",
     "swe-agent",
     "claude-code",
@@ -60,6 +63,8 @@ SOURCES: dict[str, Any] = {
     **cli_codex_exec.FIXTURES,
     **cli_gemini_stream.FIXTURES,
     **cli_atif.FIXTURES,
+    **cli_cursor.FIXTURES,
+    **cli_claude_stream.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 

@@ -14,6 +14,7 @@ from typing import Any
 
 # In registry order (ties go to the earlier format), as adapters/_registry.py lists them.
 MARKS: dict[str, tuple[str, ...]] = {
+    "cursor-agent": ("type=tool_call|thinking", "call_id", "model_call_id", "timestamp_ms"),
     "claude-code": ("sessionId", "parentUuid", "uuid", "type=user|assistant"),
     "codex-cli": ("payload", "type=session_meta|response_item|event_msg|turn_context"),
     "codex-exec": ("type=thread.started|turn.started|turn.completed|item.completed", "item"),

@@ -36,6 +36,13 @@ class Declared(msgspec.Struct, frozen=True):
 # In detection order after the canonical format (the order and why: adapters/__init__.py).
 TRANSCRIPTS: tuple[Declared, ...] = (
     Declared(
+        "cursor-agent",
+        "cursor_agent",
+        "cursor-agent --output-format stream-json runs",
+        session=True,
+        shape="array",
+    ),
+    Declared(
         "claude-code",
         "claude_code",
         "Claude Code session JSONL and the Claude Agent SDK message stream",
@@ -273,6 +280,7 @@ BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
 # `part_kind`. (Not openinference: otel-genai claims every OTLP export too, and coverage
 # decides.)
 ENVELOPE_ORDER: tuple[str, ...] = (
+    "cursor-agent",
     "claude-code",
     "codex-cli",
     "codex-exec",

@@ -9,9 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import AdapterError
 from ._common import TraceBuilder, add_counts, opt_amount, opt_count, opt_str
 from ._sessions import session_adapter
+from ._totals import RecordedTotals
 from .base import Adapter
+from .cursor_agent import cursor_line
 
 NAME = "claude-code"
 _CONTENT = ("user", "assistant")
@@ -45,7 +48,11 @@ BOOKKEEPING = frozenset(
 _QUEUED = "queued_command"
 _HOOK_ERRORS = ("hook_blocking_error", "hook_non_blocking_error")
 _SESSION_KEYS = ("sessionId", "session_id", "uuid", "parentUuid", "leafUuid", "messageId")
-_RUN_COST = "run total (result.total_cost_usd)"
+# The run's cost on a result line: `total_cost_usd`, before 1.0.40 `cost_usd` and `total_cost`.
+_RUN_COSTS = ("total_cost_usd", "cost_usd", "total_cost")
+# Keys by which a line of a kind Claude Code does not write carries a tool call or result:
+# such a line is never dropped as a note, the file is refused (another tool wrote it).
+_CALL_KEYS = ("tool_call", "tool_calls", "call_id", "tool_use", "tool_result")
 _TASK_TOOLS = ("Task", "Agent")  # the tool that starts a sub-agent (renamed Agent in 2.1)
 _SUBAGENT = "sub-agent"  # a sub-agent whose Task call names no subagent_type
 
@@ -71,7 +78,8 @@ def _is_attachment(line: Any) -> bool:
 def detect_line(first: Any) -> bool:
     """The first line of a session file: a user/assistant line with its message and session
     keys, an attachment line, a bookkeeping line (summary, snapshot, queue, ...) or the
-    SDK's `system` init."""
+    SDK's `system` init (not cursor-agent's init, the same line without `tools` and with
+    cursor-agent's key sources)."""
     if _is_content(first) or _is_attachment(first):
         return True
     return (
@@ -80,12 +88,17 @@ def detect_line(first: Any) -> bool:
         and first["type"] in BOOKKEEPING
         and "payload" not in first
         and any(k in first for k in (*_SESSION_KEYS, "summary", "operation", "snapshot"))
+        and not cursor_line(first)
     )
 
 
 def detect(value: Any) -> bool:
-    """A session given as a JSON array of its lines (at least one user/assistant line)."""
-    return isinstance(value, list) and any(_is_content(v) for v in value[:1000])
+    """A session given as a JSON array of its lines (at least one user/assistant line), with
+    no line of the kinds only cursor-agent writes (`tool_call`, `thinking`)."""
+    if not isinstance(value, list):
+        return False
+    head = value[:1000]
+    return any(_is_content(v) for v in head) and not any(cursor_line(v) for v in head)
 
 
 @dataclass
@@ -108,7 +121,7 @@ class _Session:
         self.message: str | None = None  # the id of the message being read
         self.meta: dict[str, Any] = {}  # its step metadata (model, response id, sidechain)
         self.file_sidechain: bool | None = None
-        self.run_cost: float | None = None
+        self.run_totals: RecordedTotals | None = None
         # Trace v1.2: Task calls (call id -> subagent_type, prompt), the owner (agent, Task
         # call) of each inline sub-agent line by uuid, and that of the line being read.
         self.tasks: dict[str, tuple[str | None, Any]] = {}
@@ -131,7 +144,7 @@ class _Session:
         elif kind == "attachment":
             self._attachment(line, at)
         elif kind not in _CONTENT or not isinstance(line.get("message"), dict):
-            b.note(at, "line of an unknown kind", line)
+            self._unknown(at, kind, line)
         elif isinstance(line.get("uuid"), str) and line["uuid"] in self.seen:
             b.skip(at, "repeated line (same uuid)")
         else:
@@ -144,6 +157,18 @@ class _Session:
                 self._assistant(line["message"], at, meta)
             else:
                 self._user(line["message"], at, meta)
+
+    def _unknown(self, at: str, kind: str | None, line: dict[str, Any]) -> None:
+        """A line of a kind Claude Code does not write: a note, unless it carries a tool
+        call or result (or is a kind only cursor-agent writes): then the file is not
+        Claude Code's, and reading on would drop what it ran."""
+        if cursor_line(line) or any(k in line for k in _CALL_KEYS):
+            hint = (
+                "; it is a cursor-agent stream (--format cursor-agent)" if cursor_line(line) else ""
+            )
+            why = f"a '{kind}' line carries a tool call Claude Code never writes{hint}"
+            raise AdapterError(f"not a {NAME} transcript: {at}: {why}")
+        self.b.note(at, "line of an unknown kind", line)
 
     def _attachment(self, line: dict[str, Any], at: str) -> None:
         b = self.b
@@ -357,10 +382,24 @@ class _Session:
         )
 
     def _result(self, line: dict[str, Any], at: str) -> None:
-        """The Agent SDK's closing ResultMessage: run outcome and the run's cost."""
+        """The Agent SDK's closing ResultMessage: run outcome, and the run's totals (the
+        usage of the main agent's messages, the cost of the whole run)."""
         keep = ("subtype", "is_error", "num_turns", "duration_ms", "duration_api_ms")
         self.b.metadata["result"] = {k: line[k] for k in keep if k in line}
-        self.run_cost = opt_amount(line, "total_cost_usd", at)
+        usage = line.get("usage")
+        usage = usage if isinstance(usage, dict) else None
+        where = f"{at}.usage"
+        cost = next((k for k in _RUN_COSTS if k in line), None)
+        self.run_totals = RecordedTotals(
+            where,
+            input_tokens=add_counts(
+                opt_count(usage, "input_tokens", where),
+                opt_count(usage, "cache_creation_input_tokens", where),
+                opt_count(usage, "cache_read_input_tokens", where),
+            ),
+            output_tokens=opt_count(usage, "output_tokens", where),
+            cost_usd=opt_amount(line, cost, at) if cost is not None else None,
+        )
         session = line.get("session_id")
         if session is not None and self.b.trace_id is None:
             self.b.labels({"trace_id": session}, at)
@@ -374,9 +413,33 @@ class _Session:
             first = self.first[key]
             if first < len(b.steps) and b.steps[first]["type"] == "model_response":
                 b.measure(first, latency_ms=latency)
-        if self.run_cost is not None and b.steps and not any("cost_usd" in s for s in b.steps):
-            b.measure(0, cost_usd=self.run_cost, cost=_RUN_COST)
+        if self.run_totals is not None:
+            b.recorded_totals(self._main_totals(self.run_totals))
         return [b.build()]
+
+    def _main_totals(self, totals: RecordedTotals) -> RecordedTotals:
+        """The result line's usage counts the main agent's messages only (Claude Code 1.0.x
+        repeats each message's first usage snapshot on its lines: the steps fall short);
+        sub-agent messages add their own usage. A difference lands on the main agent's
+        last response."""
+        b = self.b
+        sub = [b.steps[i] for i, (agent, _) in b._owners.items() if agent is not None]
+        main = [i for i, s in enumerate(b.steps) if s["type"] == "model_response"]
+        main = [i for i in main if b._owners.get(i, (None, None))[0] is None]
+
+        def plus(recorded: int | None, name: str) -> int | None:
+            if recorded is None:
+                return None
+            return recorded + sum(s.get(name) or 0 for s in sub)
+
+        at = f"sub-agent messages + {totals.at}" if sub else totals.at
+        return RecordedTotals(
+            at,
+            input_tokens=plus(totals.input_tokens, "input_tokens"),
+            output_tokens=plus(totals.output_tokens, "output_tokens"),
+            cost_usd=totals.cost_usd,
+            index=main[-1] if main else None,
+        )
 
 
 ADAPTER: Adapter = session_adapter(
