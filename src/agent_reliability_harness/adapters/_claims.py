@@ -20,6 +20,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "codex-exec": ("type=thread.started|turn.started|turn.completed|item.completed", "item"),
     "gemini-cli": ("sessionId", "projectHash", "messages"),
     "gemini-stream": ("type=init|tool_use|tool_result|result", "timestamp"),
+    "cline": ("metrics", "modelInfo", "sessionId", "system_prompt"),
     "swe-agent": ("trajectory", "history", "trajectory_format", "info"),
     "atif": ("schema_version", "steps", "agent"),
     "autogen": ("source", "type=TextMessage|ToolCallRequestEvent|TeamState", "models_usage"),

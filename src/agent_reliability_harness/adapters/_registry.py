@@ -74,6 +74,12 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         shape="array",
     ),
     Declared(
+        "cline",
+        "cline",
+        "Cline task histories (also Roo Code, Kilo Code) and Cline SDK session messages",
+        keys=("messages",),
+    ),
+    Declared(
         "swe-agent",
         "swe_agent",
         "SWE-agent .traj trajectories and mini-swe-agent trajectories",
@@ -286,6 +292,7 @@ ENVELOPE_ORDER: tuple[str, ...] = (
     "codex-exec",
     "gemini-cli",
     "gemini-stream",
+    "cline",
     "swe-agent",
     "atif",
     "autogen",

@@ -24,6 +24,7 @@ from ._common import (
     opt_str,
 )
 from .base import Adapter
+from .cline import is_cline
 
 NAME = "anthropic-messages"
 CONTAINERS = ("messages",)
@@ -45,7 +46,10 @@ def detect(value: Any) -> bool:
     """Message dumps (`type: message` with `stop_reason` or `usage`), streamed events
     (`message_start`), or messages whose content has tool_use, tool_result, thinking or
     server_tool_use blocks; also a `{messages, responses}` bundle whose responses carry them
-    (its messages may be plain text)."""
+    (its messages may be plain text). Never a Cline task history or session (Cline's
+    usage records, its tool results written as user text: adapters/cline.py)."""
+    if is_cline(value):
+        return False
     return any_item(value, CONTAINERS, _is_marker) or any_trailer(
         value, CONTAINERS, ("responses",), _is_marker
     )
