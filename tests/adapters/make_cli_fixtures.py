@@ -23,6 +23,7 @@ import cli_atif  # noqa: E402
 import cli_claude  # noqa: E402
 import cli_claude_agents  # noqa: E402
 import cli_claude_stream  # noqa: E402
+import cli_cline  # noqa: E402
 import cli_codex  # noqa: E402
 import cli_codex_exec  # noqa: E402
 import cli_cursor  # noqa: E402
@@ -38,6 +39,7 @@ from agent_reliability_harness.errors import AdapterError  # noqa: E402
 
 FORMATS = (
     "cursor-agent",
+    "cline",
     "tau-bench",
     "swe-agent",
     "claude-code",
@@ -65,6 +67,7 @@ SOURCES: dict[str, Any] = {
     **cli_atif.FIXTURES,
     **cli_cursor.FIXTURES,
     **cli_claude_stream.FIXTURES,
+    **cli_cline.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 

@@ -71,6 +71,7 @@ TOOLS = frozenset(
 )
 _TAG = re.compile(r"<(?P<tool>[a-z_]+)>\s*(?P<body>.*?)</(?P=tool)>", re.S)
 _PARAM = re.compile(r"<(?P<name>[a-z_]+)>\n?(?P<value>.*?)\n?</(?P=name)>", re.S)
+_ERROR = re.compile(r"<error>(?P<text>.*?)</error>", re.S)
 _THINKING = re.compile(r"<thinking>\s*(?P<text>.*?)\s*</thinking>", re.S)
 
 
@@ -86,10 +87,11 @@ def user_words(text: str) -> list[str]:
 def failed(output: str) -> str | None:
     """The error of a tool result that reports a failure, else None."""
     head = output.lstrip()
-    for start in _FAILURES:
-        if head.startswith(start):
-            return head.split("\n", 1)[0][:200]
-    return None
+    if not head.startswith(_FAILURES):
+        return None
+    inner = _ERROR.search(head)
+    said = inner.group("text").strip() if inner is not None else ""
+    return (said or head.split("\n", 1)[0])[:200]
 
 
 def tool_calls(text: str) -> tuple[list[str], list[str], list[tuple[str, dict[str, str]]]]:
