@@ -52,6 +52,10 @@ CLAIMED = [
     "2026-12/letta/raw",
     "2026-12/openhands/raw",
     "2026-12/smolagents/raw",
+    "2026-12-06/claude-code-stream-json/raw",
+    "2026-12-06/cursor-agent-stream-json/raw",
+    "2026-12-06/cline-task-history/raw",
+    "2026-12-06/cline-sdk-session/raw",
 ]
 # Sources read with an explicit --format: the runs' message lists as OpenAI chat messages
 # (a plain conversation is the same in several formats).
