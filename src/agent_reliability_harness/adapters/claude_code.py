@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import AdapterError
+from ._claude_stream import foreign_line, result_totals, run_totals
 from ._common import TraceBuilder, add_counts, opt_amount, opt_count, opt_str
 from ._sessions import session_adapter
 from ._totals import RecordedTotals
@@ -48,11 +48,6 @@ BOOKKEEPING = frozenset(
 _QUEUED = "queued_command"
 _HOOK_ERRORS = ("hook_blocking_error", "hook_non_blocking_error")
 _SESSION_KEYS = ("sessionId", "session_id", "uuid", "parentUuid", "leafUuid", "messageId")
-# The run's cost on a result line: `total_cost_usd`, before 1.0.40 `cost_usd` and `total_cost`.
-_RUN_COSTS = ("total_cost_usd", "cost_usd", "total_cost")
-# Keys by which a line of a kind Claude Code does not write carries a tool call or result:
-# such a line is never dropped as a note, the file is refused (another tool wrote it).
-_CALL_KEYS = ("tool_call", "tool_calls", "call_id", "tool_use", "tool_result")
 _TASK_TOOLS = ("Task", "Agent")  # the tool that starts a sub-agent (renamed Agent in 2.1)
 _SUBAGENT = "sub-agent"  # a sub-agent whose Task call names no subagent_type
 
@@ -159,15 +154,9 @@ class _Session:
                 self._user(line["message"], at, meta)
 
     def _unknown(self, at: str, kind: str | None, line: dict[str, Any]) -> None:
-        """A line of a kind Claude Code does not write: a note, unless it carries a tool
-        call or result (or is a kind only cursor-agent writes): then the file is not
-        Claude Code's, and reading on would drop what it ran."""
-        if cursor_line(line) or any(k in line for k in _CALL_KEYS):
-            hint = (
-                "; it is a cursor-agent stream (--format cursor-agent)" if cursor_line(line) else ""
-            )
-            why = f"a '{kind}' line carries a tool call Claude Code never writes{hint}"
-            raise AdapterError(f"not a {NAME} transcript: {at}: {why}")
+        refused = foreign_line(at, kind, line)
+        if refused is not None:
+            raise refused
         self.b.note(at, "line of an unknown kind", line)
 
     def _attachment(self, line: dict[str, Any], at: str) -> None:
@@ -386,20 +375,7 @@ class _Session:
         usage of the main agent's messages, the cost of the whole run)."""
         keep = ("subtype", "is_error", "num_turns", "duration_ms", "duration_api_ms")
         self.b.metadata["result"] = {k: line[k] for k in keep if k in line}
-        usage = line.get("usage")
-        usage = usage if isinstance(usage, dict) else None
-        where = f"{at}.usage"
-        cost = next((k for k in _RUN_COSTS if k in line), None)
-        self.run_totals = RecordedTotals(
-            where,
-            input_tokens=add_counts(
-                opt_count(usage, "input_tokens", where),
-                opt_count(usage, "cache_creation_input_tokens", where),
-                opt_count(usage, "cache_read_input_tokens", where),
-            ),
-            output_tokens=opt_count(usage, "output_tokens", where),
-            cost_usd=opt_amount(line, cost, at) if cost is not None else None,
-        )
+        self.run_totals = result_totals(line, at)
         session = line.get("session_id")
         if session is not None and self.b.trace_id is None:
             self.b.labels({"trace_id": session}, at)
@@ -414,32 +390,8 @@ class _Session:
             if first < len(b.steps) and b.steps[first]["type"] == "model_response":
                 b.measure(first, latency_ms=latency)
         if self.run_totals is not None:
-            b.recorded_totals(self._main_totals(self.run_totals))
+            b.recorded_totals(run_totals(self.run_totals, b.steps, b._owners))
         return [b.build()]
-
-    def _main_totals(self, totals: RecordedTotals) -> RecordedTotals:
-        """The result line's usage counts the main agent's messages only (Claude Code 1.0.x
-        repeats each message's first usage snapshot on its lines: the steps fall short);
-        sub-agent messages add their own usage. A difference lands on the main agent's
-        last response."""
-        b = self.b
-        sub = [b.steps[i] for i, (agent, _) in b._owners.items() if agent is not None]
-        main = [i for i, s in enumerate(b.steps) if s["type"] == "model_response"]
-        main = [i for i in main if b._owners.get(i, (None, None))[0] is None]
-
-        def plus(recorded: int | None, name: str) -> int | None:
-            if recorded is None:
-                return None
-            return recorded + sum(s.get(name) or 0 for s in sub)
-
-        at = f"sub-agent messages + {totals.at}" if sub else totals.at
-        return RecordedTotals(
-            at,
-            input_tokens=plus(totals.input_tokens, "input_tokens"),
-            output_tokens=plus(totals.output_tokens, "output_tokens"),
-            cost_usd=totals.cost_usd,
-            index=main[-1] if main else None,
-        )
 
 
 ADAPTER: Adapter = session_adapter(

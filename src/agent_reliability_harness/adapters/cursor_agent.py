@@ -203,11 +203,11 @@ class _Run:
         found: list[tuple[str, str]] = []
         for index, block in enumerate(content if isinstance(content, list) else []):
             where = f"{at}.message.content[{index}]"
-            if isinstance(block, dict) and isinstance(block.get("text"), str):
-                if block.get("type") == "text":
-                    found.append((where, block["text"]))
-                    continue
-            self.b.note(where, "content block that is not text", block)
+            text = block.get("text") if isinstance(block, dict) else None
+            if isinstance(text, str) and block.get("type") == "text":
+                found.append((where, text))
+            else:
+                self.b.note(where, "content block that is not text", block)
         if not isinstance(content, (str, list)):
             self.b.note(f"{at}.message.content", "message content that is not blocks", content)
         return found
