@@ -227,3 +227,21 @@ FIXTURES: dict[str, Any] = {
     "cline/roo-native.json": roo_native(),
     "cline/sdk-session.json": sdk_session(),
 }
+
+
+def ui_messages() -> list[dict[str, Any]]:
+    """The extension's UI log (`ClineMessage` records): refused, pointing to the history."""
+    started = {"request": "<task>...</task>", "tokensIn": 12, "tokensOut": 180, "cost": 0.01}
+    return [
+        {"ts": 1, "type": "say", "say": "task", "text": "Fix the refund rounding bug."},
+        {"ts": 2, "type": "say", "say": "api_req_started", "text": json.dumps(started)},
+        {"ts": 3, "type": "say", "say": "text", "text": "Reading the refunds module."},
+        {
+            "ts": 4,
+            "type": "ask",
+            "ask": "tool",
+            "text": json.dumps({"tool": "readFile", "path": "shop/refunds.py"}),
+        },
+        {"ts": 5, "type": "say", "say": "completion_result", "text": "Done."},
+    ]
+

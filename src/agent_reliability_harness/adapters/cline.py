@@ -77,9 +77,22 @@ def _session(value: Any) -> bool:
     return envelope and (not value["messages"] or _history(value["messages"]))
 
 
+def _ui_log(value: Any) -> bool:
+    """The extension's `ui_messages.json`: the UI's records (`ts`, `type` ask/say)."""
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(
+            isinstance(m, dict) and isinstance(m.get("ts"), int) and m.get("type") in ("ask", "say")
+            for m in value[:_SCANNED]
+        )
+        and any(isinstance(m.get(m["type"]), str) for m in value[:_SCANNED])
+    )
+
+
 def is_cline(value: Any) -> bool:
     """Positive evidence of Cline (used by anthropic-messages to leave such files alone)."""
-    return _history(value) or _session(value)
+    return _history(value) or _session(value) or _ui_log(value)
 
 
 def detect(value: Any) -> bool:
@@ -267,6 +280,12 @@ def convert(value: Any, name_hint: str) -> list[Any]:
             raise fail("messages", "expected the session's messages as a list")
         _envelope(b, value)
         messages, prefix = value["messages"], "messages"
+    elif _ui_log(value):
+        raise fail(
+            "$",
+            "this is Cline's UI message log (ui_messages.json), which holds what the UI showed, "
+            "not the tool results the model read: read the task's api_conversation_history.json",
+        )
     elif isinstance(value, list):
         messages, prefix = value, ""
     else:
