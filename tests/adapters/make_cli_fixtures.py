@@ -29,7 +29,10 @@ import cli_codex_exec  # noqa: E402
 import cli_cursor  # noqa: E402
 import cli_gemini  # noqa: E402
 import cli_gemini_stream  # noqa: E402
+import cli_goose  # noqa: E402
+import cli_opencode  # noqa: E402
 import cli_openhands  # noqa: E402
+import cli_qwen  # noqa: E402
 import cli_runs  # noqa: E402
 import cli_swe  # noqa: E402
 import cli_swe_mini  # noqa: E402
@@ -51,6 +54,9 @@ FORMATS = (
     "openhands",
     "browser-use",
     "letta",
+    "goose",
+    "opencode",
+    "qwen-code",
 )
 SOURCES: dict[str, Any] = {
     **cli_runs.FIXTURES,
@@ -68,6 +74,9 @@ SOURCES: dict[str, Any] = {
     **cli_cursor.FIXTURES,
     **cli_claude_stream.FIXTURES,
     **cli_cline.FIXTURES,
+    **cli_goose.FIXTURES,
+    **cli_opencode.FIXTURES,
+    **cli_qwen.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 

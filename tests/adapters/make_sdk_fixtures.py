@@ -23,6 +23,7 @@ sys.path.insert(0, str(HERE.parents[1] / "src"))
 
 import make_fixtures  # noqa: E402
 import sdk_agents  # noqa: E402
+import sdk_copilot  # noqa: E402
 import sdk_inspect  # noqa: E402
 import sdk_langchain  # noqa: E402
 import sdk_langfuse  # noqa: E402
@@ -63,6 +64,7 @@ EXTRAS: dict[str, Callable[[], list[tuple[str, Any]]]] = {
     "inspect": sdk_inspect.extras,
     "smolagents": sdk_smolagents.extras,
     "autogen": _autogen_extras,
+    "copilot-cli": sdk_copilot.extras,
 }
 # The pinned SDKs each format's fixtures are built with (the staleness test skips without).
 SDKS: dict[str, tuple[str, ...]] = {
@@ -75,6 +77,7 @@ SDKS: dict[str, tuple[str, ...]] = {
     "inspect": ("inspect_ai", "zstandard"),
     "smolagents": ("smolagents",),
     "autogen": ("autogen_agentchat",),
+    "copilot-cli": ("copilot",),
 }
 # SDKs that the test-adapters extra cannot hold: autogen-core pins protobuf 5.29 while the
 # extra's OpenTelemetry stack needs protobuf >= 6.33 (googleapis-common-protos). Rebuild
