@@ -244,4 +244,3 @@ def ui_messages() -> list[dict[str, Any]]:
         },
         {"ts": 5, "type": "say", "say": "completion_result", "text": "Done."},
     ]
-

@@ -55,14 +55,6 @@ class Declared(msgspec.Struct, frozen=True):
 # `parts` look like Gemini contents (its `kind` and `part_kind` tell them apart).
 TRANSCRIPTS: tuple[Declared, ...] = (
     Declared(
-        "cursor-agent",
-        "coding.cursor_agent",
-        "cursor-agent --output-format stream-json runs",
-        session=True,
-        shape="array",
-        marks=("type=tool_call|thinking", "call_id", "model_call_id", "timestamp_ms"),
-    ),
-    Declared(
         "claude-code",
         "coding.claude_code",
         "Claude Code session JSONL and the Claude Agent SDK message stream",
@@ -70,6 +62,14 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         shape="array",
         marks=("sessionId", "parentUuid", "uuid", "type=user|assistant"),
         against=("type=tool_call|thinking",),
+    ),
+    Declared(
+        "cursor-agent",
+        "coding.cursor_agent",
+        "cursor-agent --output-format stream-json runs",
+        session=True,
+        shape="array",
+        marks=("type=tool_call|thinking", "call_id", "model_call_id", "timestamp_ms"),
     ),
     Declared(
         "codex-cli",
@@ -371,8 +371,8 @@ def deferred(row: Declared) -> Adapter:
 # `part_kind`. (Not openinference: otel-genai claims every OTLP export too, and coverage
 # decides.)
 ENVELOPE_ORDER: tuple[str, ...] = (
-    "cursor-agent",
     "claude-code",
+    "cursor-agent",
     "codex-cli",
     "codex-exec",
     "gemini-cli",
