@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from agent_reliability_harness.adapters import _detect
-from agent_reliability_harness.adapters._registry import ADAPTERS
+from agent_reliability_harness.adapters.core import detect as _detect
+from agent_reliability_harness.adapters.core.registry import ADAPTERS
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 

@@ -277,7 +277,13 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "providers.anthropic_messages",
         "Anthropic Messages API conversations and Message dumps",
         marks=("type=tool_use|tool_result|thinking|message", "stop_reason"),
-        against=("metrics", "modelInfo", "text~^\\[[^\\]\\n]+\\] Result:"),
+        against=(
+            "metrics",
+            "modelInfo",
+            "text~^\\[[^\\]\\n]+\\] Result:",
+            "text~^<environment_details>",
+            "system_prompt",
+        ),
     ),
     Declared(
         "openai-responses",
