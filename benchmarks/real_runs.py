@@ -56,6 +56,10 @@ CLAIMED = [
     "2026-12-06/autocoderover/raw",
     "2026-12-06/google-adk/raw",
     "2026-12-06/moatless/raw",
+    "2026-12-06/claude-code-stream-json/raw",
+    "2026-12-06/cursor-agent-stream-json/raw",
+    "2026-12-06/cline-task-history/raw",
+    "2026-12-06/cline-sdk-session/raw",
 ]
 # Sources read with an explicit --format: the runs' message lists as OpenAI chat messages
 # (a plain conversation is the same in several formats).

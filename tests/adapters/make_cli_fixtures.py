@@ -22,8 +22,11 @@ import cli_agents  # noqa: E402
 import cli_atif  # noqa: E402
 import cli_claude  # noqa: E402
 import cli_claude_agents  # noqa: E402
+import cli_claude_stream  # noqa: E402
+import cli_cline  # noqa: E402
 import cli_codex  # noqa: E402
 import cli_codex_exec  # noqa: E402
+import cli_cursor  # noqa: E402
 import cli_gemini  # noqa: E402
 import cli_gemini_stream  # noqa: E402
 import cli_goose  # noqa: E402
@@ -40,6 +43,8 @@ from agent_reliability_harness.adapters import BY_NAME, convert_session, to_cano
 from agent_reliability_harness.errors import AdapterError  # noqa: E402
 
 FORMATS = (
+    "cursor-agent",
+    "cline",
     "tau-bench",
     "swe-agent",
     "claude-code",
@@ -72,6 +77,9 @@ SOURCES: dict[str, Any] = {
     **cli_codex_exec.FIXTURES,
     **cli_gemini_stream.FIXTURES,
     **cli_atif.FIXTURES,
+    **cli_cursor.FIXTURES,
+    **cli_claude_stream.FIXTURES,
+    **cli_cline.FIXTURES,
     **cli_goose.FIXTURES,
     **cli_opencode.FIXTURES,
     **cli_qwen.FIXTURES,

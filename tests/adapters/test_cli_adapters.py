@@ -43,6 +43,11 @@ OVERLAPS: dict[str, set[str]] = {
     "swe-agent/mini-toolcall.traj.json": {"openai-chat"},
     "swe-agent/mini-v2-exception.traj.json": {"openai-chat"},
     "letta/memgpt-2025-03.json": {"openai-chat"},  # OpenAI-shaped messages in Letta's envelope
+    # Anthropic messages with Cline's conventions: anthropic-messages' `detect` takes the
+    # shape, its declared `against` (metrics, result text, environment details) withdraws it.
+    "cline/roo-native.json": {"anthropic-messages"},
+    "cline/sdk-session.json": {"anthropic-messages"},
+    "cline/task-native.json": {"anthropic-messages"},
 }
 
 

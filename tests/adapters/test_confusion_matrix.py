@@ -70,7 +70,7 @@ REAL_SOURCES: dict[str, str] = {
     "2026-12-06/claude-code-stream-json": "claude-code",
     "2026-12-06/cline-sdk-session": "cline",
     "2026-12-06/cline-task-history": "cline",
-    "2026-12-06/cursor-agent-stream-json": "cursor",
+    "2026-12-06/cursor-agent-stream-json": "cursor-agent",
     "2026-12-06/google-adk": "google-adk",
     "2026-12-06/harbor-atif": "atif",
     "2026-12-06/langfuse-framework-traces": "langfuse",

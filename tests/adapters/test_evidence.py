@@ -74,11 +74,9 @@ def test_tool_results_written_as_text_blocks_are_not_anthropic_messages() -> Non
     value = copy.deepcopy(ANTHROPIC["messages"])
     value.append({"role": "user", "content": [
         {"type": "text", "text": "[read_file for 'a.py'] Result:\nprint('hi')"}]})  # fmt: skip
-    with pytest.raises(
-        AdapterError,
-        match=r"it has 'text=\[read_file for 'a.py'\] Result:', which anthropic-messages",
-    ):
-        to_canonical(value)
+    with pytest.raises(AdapterError, match="it is a cline document; pass --format cline"):
+        to_canonical(value, "anthropic-messages")
+    assert to_canonical(value)[0]["source"] == "cline"  # Cline's own convention
 
 
 def test_a_session_with_a_line_kind_claude_code_never_writes_is_refused() -> None:

@@ -13,9 +13,9 @@ from typing import Any
 import cli_sources
 import cli_sources_runs
 import pytest
-from agent_reliability_harness.adapters.core.detect import scan
 
 from agent_reliability_harness.adapters import BY_NAME, detect, to_canonical
+from agent_reliability_harness.adapters.core.detect import scan
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.errors import AdapterError

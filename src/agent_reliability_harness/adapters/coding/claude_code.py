@@ -12,6 +12,9 @@ from typing import Any
 from ..core.base import Adapter
 from ..core.common import TraceBuilder, add_counts, opt_amount, opt_count, opt_str
 from ..core.sessions import session_adapter
+from ..core.totals import RecordedTotals
+from ._claude_stream import foreign_line, result_totals, run_totals
+from .cursor_agent import cursor_line
 
 NAME = "claude-code"
 _CONTENT = ("user", "assistant")
@@ -45,7 +48,6 @@ BOOKKEEPING = frozenset(
 _QUEUED = "queued_command"
 _HOOK_ERRORS = ("hook_blocking_error", "hook_non_blocking_error")
 _SESSION_KEYS = ("sessionId", "session_id", "uuid", "parentUuid", "leafUuid", "messageId")
-_RUN_COST = "run total (result.total_cost_usd)"
 _TASK_TOOLS = ("Task", "Agent")  # the tool that starts a sub-agent (renamed Agent in 2.1)
 _SUBAGENT = "sub-agent"  # a sub-agent whose Task call names no subagent_type
 
@@ -72,7 +74,8 @@ def _is_attachment(line: Any) -> bool:
 def detect_line(first: Any) -> bool:
     """The first line of a session file: a user/assistant line with its message and session
     keys, an attachment line, a bookkeeping line (summary, snapshot, queue, ...) or the
-    SDK's `system` init."""
+    SDK's `system` init (not cursor-agent's init, the same line without `tools` and with
+    cursor-agent's key sources)."""
     if _is_content(first) or _is_attachment(first):
         return True
     return (
@@ -82,12 +85,17 @@ def detect_line(first: Any) -> bool:
         and "payload" not in first
         and "systemPayload" not in first  # Qwen Code's system records
         and any(k in first for k in (*_SESSION_KEYS, "summary", "operation", "snapshot"))
+        and not cursor_line(first)
     )
 
 
 def detect(value: Any) -> bool:
-    """A session given as a JSON array of its lines (at least one user/assistant line)."""
-    return isinstance(value, list) and any(_is_content(v) for v in value[:1000])
+    """A session given as a JSON array of its lines (at least one user/assistant line), with
+    no line of the kinds only cursor-agent writes (`tool_call`, `thinking`)."""
+    if not isinstance(value, list):
+        return False
+    head = value[:1000]
+    return any(_is_content(v) for v in head) and not any(cursor_line(v) for v in head)
 
 
 @dataclass
@@ -110,7 +118,7 @@ class _Session:
         self.message: str | None = None  # the id of the message being read
         self.meta: dict[str, Any] = {}  # its step metadata (model, response id, sidechain)
         self.file_sidechain: bool | None = None
-        self.run_cost: float | None = None
+        self.run_totals: RecordedTotals | None = None
         # Trace v1.2: Task calls (call id -> subagent_type, prompt), the owner (agent, Task
         # call) of each inline sub-agent line by uuid, and that of the line being read.
         self.tasks: dict[str, tuple[str | None, Any]] = {}
@@ -133,7 +141,7 @@ class _Session:
         elif kind == "attachment":
             self._attachment(line, at)
         elif kind not in _CONTENT or not isinstance(line.get("message"), dict):
-            b.note(at, "line of an unknown kind", line)
+            self._unknown(at, kind, line)
         elif isinstance(line.get("uuid"), str) and line["uuid"] in self.seen:
             b.skip(at, "repeated line (same uuid)")
         else:
@@ -146,6 +154,12 @@ class _Session:
                 self._assistant(line["message"], at, meta)
             else:
                 self._user(line["message"], at, meta)
+
+    def _unknown(self, at: str, kind: str | None, line: dict[str, Any]) -> None:
+        refused = foreign_line(at, kind, line)
+        if refused is not None:
+            raise refused
+        self.b.note(at, "line of an unknown kind", line)
 
     def _attachment(self, line: dict[str, Any], at: str) -> None:
         b = self.b
@@ -359,10 +373,11 @@ class _Session:
         )
 
     def _result(self, line: dict[str, Any], at: str) -> None:
-        """The Agent SDK's closing ResultMessage: run outcome and the run's cost."""
+        """The Agent SDK's closing ResultMessage: run outcome, and the run's totals (the
+        usage of the main agent's messages, the cost of the whole run)."""
         keep = ("subtype", "is_error", "num_turns", "duration_ms", "duration_api_ms")
         self.b.metadata["result"] = {k: line[k] for k in keep if k in line}
-        self.run_cost = opt_amount(line, "total_cost_usd", at)
+        self.run_totals = result_totals(line, at)
         session = line.get("session_id")
         if session is not None and self.b.trace_id is None:
             self.b.labels({"trace_id": session}, at)
@@ -376,8 +391,8 @@ class _Session:
             first = self.first[key]
             if first < len(b.steps) and b.steps[first]["type"] == "model_response":
                 b.measure(first, latency_ms=latency)
-        if self.run_cost is not None and b.steps and not any("cost_usd" in s for s in b.steps):
-            b.measure(0, cost_usd=self.run_cost, cost=_RUN_COST)
+        if self.run_totals is not None:
+            b.recorded_totals(run_totals(self.run_totals, b.steps, b._owners))
         return [b.build()]
 
 

@@ -64,6 +64,14 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         against=("type=tool_call|thinking",),
     ),
     Declared(
+        "cursor-agent",
+        "coding.cursor_agent",
+        "cursor-agent --output-format stream-json runs",
+        session=True,
+        shape="array",
+        marks=("type=tool_call|thinking", "call_id", "model_call_id", "timestamp_ms"),
+    ),
+    Declared(
         "codex-cli",
         "coding.codex_cli",
         "Codex CLI rollout JSONL sessions",
@@ -126,6 +134,13 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         session=True,
         keys=("data",),
         marks=("data", "parentId", "type=session.start|assistant.message|tool.execution_complete"),
+    ),
+    Declared(
+        "cline",
+        "coding.cline",
+        "Cline task histories (also Roo Code, Kilo Code) and Cline SDK session messages",
+        keys=("messages",),
+        marks=("metrics", "modelInfo", "sessionId", "system_prompt"),
     ),
     Declared(
         "swe-agent",
@@ -293,7 +308,13 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         "providers.anthropic_messages",
         "Anthropic Messages API conversations and Message dumps",
         marks=("type=tool_use|tool_result|thinking|message", "stop_reason"),
-        against=("metrics", "modelInfo", "text~^\\[[^\\]\\n]+\\] Result:"),
+        against=(
+            "metrics",
+            "modelInfo",
+            "text~^\\[[^\\]\\n]+\\] Result:",
+            "text~^<environment_details>",
+            "system_prompt",
+        ),
     ),
     Declared(
         "openai-responses",
@@ -388,6 +409,7 @@ def deferred(row: Declared) -> Adapter:
 # decides.)
 ENVELOPE_ORDER: tuple[str, ...] = (
     "claude-code",
+    "cursor-agent",
     "codex-cli",
     "codex-exec",
     "gemini-cli",
@@ -396,6 +418,7 @@ ENVELOPE_ORDER: tuple[str, ...] = (
     "goose",
     "opencode",
     "copilot-cli",
+    "cline",
     "swe-agent",
     "atif",
     "autogen",

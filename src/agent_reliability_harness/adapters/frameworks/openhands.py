@@ -13,7 +13,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.base import Adapter
-from ..core.common import TraceBuilder, arr, content_text, fail, obj, opt_count, opt_obj, opt_str
+from ..core.common import (
+    TraceBuilder,
+    arr,
+    content_text,
+    fail,
+    obj,
+    opt_amount,
+    opt_count,
+    opt_obj,
+    opt_str,
+)
+from ..core.totals import RecordedTotals
 
 NAME = "openhands"
 # Events OpenHands writes about itself, not the run (see docs/adapters.md).
@@ -99,7 +110,24 @@ def _record(record: dict[str, Any], at: str, hint: str) -> dict[str, Any]:
     events.walk(arr(record.get("history"), where), where)
     if not events.usage_seen:
         _run_total(b, metrics, f"{prefix}.metrics" if prefix else "metrics")
+    else:
+        _recorded(b, metrics, f"{prefix}.metrics" if prefix else "metrics")
     return b.build()
+
+
+def _recorded(b: TraceBuilder, metrics: dict[str, Any], at: str) -> None:
+    """The record's own run totals (`accumulated_token_usage`, `accumulated_cost`): the
+    trace's totals equal them (adapters/_totals.py)."""
+    usage = opt_obj(metrics, "accumulated_token_usage", at)
+    where = f"{at}.accumulated_token_usage"
+    b.recorded_totals(
+        RecordedTotals(
+            where,
+            input_tokens=opt_count(usage, "prompt_tokens", where),
+            output_tokens=opt_count(usage, "completion_tokens", where),
+            cost_usd=opt_amount(metrics, "accumulated_cost", at),
+        )
+    )
 
 
 def _test_result(b: TraceBuilder, record: dict[str, Any], at: str, meta: dict[str, Any]) -> None:
