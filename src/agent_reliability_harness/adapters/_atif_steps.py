@@ -30,7 +30,7 @@ def pair_results(results: list[dict[str, Any]], calls: list[tuple[str, int]]) ->
     """For each result, the step indices of the calls it answers (empty: it names its
     call by `source_call_id`, or the step has no call left for it). `calls`: the step's
     calls as (step id, step index), in order."""
-    named = {r.get("source_call_id") for r in results} - {None}
+    named = {r["source_call_id"] for r in results if isinstance(r.get("source_call_id"), str)}
     waiting = [index for step_id, index in calls if step_id not in named]
     idless = [k for k, r in enumerate(results) if r.get("source_call_id") is None]
     answers: list[list[int]] = [[] for _ in results]
