@@ -16,11 +16,12 @@ import pytest
 pytest.importorskip("opentelemetry.sdk")
 pytest.importorskip("langchain_core")
 
-import sdk_otel_conventions as conv  # noqa: E402
+import sdk_otel_conventions as conv
 
-from agent_reliability_harness.adapters import to_canonical  # noqa: E402
-from agent_reliability_harness.cli import main  # noqa: E402
-from agent_reliability_harness.cli.common import Streams  # noqa: E402
+from agent_reliability_harness.adapters import to_canonical
+from agent_reliability_harness.cli import main
+from agent_reliability_harness.cli.common import Streams
+from agent_reliability_harness.errors import AdapterError
 
 HERE = Path(__file__).resolve().parent
 ROOT = Path(os.environ.get("ARH_REAL_RUNS") or HERE.parents[1] / ".." / "shared" / "real-runs")
@@ -40,7 +41,7 @@ def test_an_oteltest_capture_is_an_otlp_export() -> None:
 def test_a_capture_with_logs_is_not_claimed_as_spans() -> None:
     value = conv.capture(conv.openlit())
     value["log_requests"] = [{"pbreq": {"resourceLogs": []}}]
-    with pytest.raises(Exception, match="unrecognised|not"):
+    with pytest.raises(AdapterError, match=r"unrecognised"):
         to_canonical(value)
 
 

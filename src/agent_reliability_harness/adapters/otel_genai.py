@@ -14,13 +14,13 @@ from ..errors import InputError
 from ..io import decode_json
 from . import _otlp, otlp_proto
 from ._common import TraceBuilder, opt_count
+from ._otel_langsmith import is_langsmith, langsmith_span
 from ._otel_legacy import (
     event_attributes,
     legacy_completion,
     legacy_prompts,
     legacy_tool_results,
 )
-from ._otel_langsmith import is_langsmith, langsmith_span
 from ._otel_shapes import attributes_of, console_spans, resource_spans
 from ._otel_vercel import vercel_attributes
 from .base import Adapter
