@@ -162,6 +162,13 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         keys=("data", "observations", "type"),
     ),
     Declared(
+        "mlflow",
+        "mlflow_traces",
+        "MLflow traces (Trace.to_dict: info and data.spans)",
+        shape="object",
+        keys=("info",),
+    ),
+    Declared(
         "mcp",
         "mcp_session",
         "Model Context Protocol session logs (JSON-RPC messages, array or JSONL)",
@@ -290,6 +297,7 @@ ENVELOPE_ORDER: tuple[str, ...] = (
     "inspect",
     "langchain",
     "langfuse",
+    "mlflow",
     "mcp",
     "pydantic-ai",
 )
