@@ -26,6 +26,7 @@ import cli_codex  # noqa: E402
 import cli_codex_exec  # noqa: E402
 import cli_gemini  # noqa: E402
 import cli_gemini_stream  # noqa: E402
+import cli_mlflow  # noqa: E402
 import cli_openhands  # noqa: E402
 import cli_runs  # noqa: E402
 import cli_swe  # noqa: E402
@@ -46,6 +47,7 @@ FORMATS = (
     "openhands",
     "browser-use",
     "letta",
+    "mlflow",
 )
 SOURCES: dict[str, Any] = {
     **cli_runs.FIXTURES,
@@ -60,6 +62,7 @@ SOURCES: dict[str, Any] = {
     **cli_codex_exec.FIXTURES,
     **cli_gemini_stream.FIXTURES,
     **cli_atif.FIXTURES,
+    **cli_mlflow.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 

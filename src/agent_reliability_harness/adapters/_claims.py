@@ -33,6 +33,7 @@ MARKS: dict[str, tuple[str, ...]] = {
     "inspect": ("eval", "samples", "status", "version"),
     "langchain": ("type=human|ai|tool", "lc", "run_type", "child_runs"),
     "langfuse": ("observations", "type=GENERATION|SPAN|TOOL|EVENT", "startTime"),
+    "mlflow": ("info", "trace_id", "spans", "mlflow.spanType"),
     "mcp": ("jsonrpc=2.0", "method", "result"),
     "pydantic-ai": ("kind=request|response", "parts", "part_kind"),
     "google-genai": ("parts", "candidates", "usageMetadata"),

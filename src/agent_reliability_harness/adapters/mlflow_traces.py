@@ -61,15 +61,20 @@ def _attributes(span: dict[str, Any], at: str, b: TraceBuilder) -> dict[str, Any
     return found
 
 
+def _nanos(span: dict[str, Any], key: str) -> int | None:
+    """A span time in nanoseconds since the epoch (None: absent or out of range)."""
+    value = span.get(key)
+    ok = isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**64
+    return value if ok else None
+
+
 def _start(span: dict[str, Any]) -> int:
-    value = span.get("start_time_unix_nano")
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    return _nanos(span, "start_time_unix_nano") or 0
 
 
 def _latency(span: dict[str, Any]) -> float | None:
-    end = span.get("end_time_unix_nano")
-    start = _start(span)
-    if not isinstance(end, int) or isinstance(end, bool) or not start or end < start:
+    start, end = _nanos(span, "start_time_unix_nano"), _nanos(span, "end_time_unix_nano")
+    if start is None or end is None or end < start:
         return None
     return round((end - start) / 1_000_000, 6)
 
@@ -91,7 +96,7 @@ def convert(value: Any, name_hint: str) -> list[Any]:
         for n, raw in enumerate(opt_list(value["data"], "spans", "$.data"))
     ]
     decoded = [(at, span, _attributes(span, at, b)) for at, span in spans]
-    parents = {span.get("parent_span_id") for _, span, _ in decoded}
+    parents = {_id(span, "parent_span_id") for _, span, _ in decoded}
     tree = SpanTree.of(
         [(_id(s, "span_id"), _id(s, "parent_span_id"), _agent(s, a)) for _, s, a in decoded]
     )
@@ -148,7 +153,8 @@ def _error(span: dict[str, Any]) -> str | None:
     message = status.get("message")
     if isinstance(message, str) and message:
         return message
-    for event in span.get("events") or []:
+    events = span.get("events")
+    for event in events if isinstance(events, list) else []:
         attrs = event.get("attributes") if isinstance(event, dict) else None
         text = attrs.get("exception.message") if isinstance(attrs, dict) else None
         if isinstance(text, str) and text:
@@ -170,10 +176,10 @@ def _model(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str
     elif text is not None and not isinstance(text, str):
         b.note(f"{where}.content", "content that is not text", text)
         text = None
-    for thought in (said or {}).get("reasoning") or []:
+    for thought in _listed(said, "reasoning"):
         b.reasoning(thought if isinstance(thought, str) else None, where)
     start = b.text(text or None, at, model=_model_name(attrs, output))
-    for index, call in enumerate((said or {}).get("tool_calls") or []):
+    for index, call in enumerate(_listed(said, "tool_calls")):
         function = call.get("function") if isinstance(call, dict) else None
         function = function if isinstance(function, dict) else {}
         place = f"{where}.tool_calls[{index}]"
@@ -188,6 +194,11 @@ def _model(b: TraceBuilder, span: dict[str, Any], attrs: dict[str, Any], at: str
     error = _error(span)
     if error is not None:
         b.note(at, "model span recorded an error", error)
+
+
+def _listed(said: dict[str, Any] | None, key: str) -> list[Any]:
+    found = said.get(key) if said is not None else None
+    return found if isinstance(found, list) else []
 
 
 def _message(output: Any) -> dict[str, Any] | None:
