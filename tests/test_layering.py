@@ -93,7 +93,7 @@ def test_imports_flow_one_way() -> None:
 def test_core_imports_no_vendor_sdk() -> None:
     vendors = ("openai", "anthropic", "cohere", "google", "opentelemetry", "agents", "orjson")
     # The optional `otlp` extra, imported lazily (tests/adapters/test_no_vendor_sdk.py).
-    lazy = {PACKAGE / "adapters" / "otlp_proto.py"}
+    lazy = {PACKAGE / "adapters" / "tracing" / "otlp_proto.py"}
     for path in PACKAGE.rglob("*.py"):
         if path in lazy:
             continue
@@ -123,3 +123,27 @@ def test_core_never_imports_the_test_helpers() -> None:
                 assert all(a.name.split(".")[0] != "pytest" for a in node.names), path
             elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
                 assert node.module.split(".")[0] != "pytest", path
+
+
+ADAPTER_FAMILIES = ("coding", "providers", "tracing", "frameworks", "harnesses")
+
+
+def test_adapter_families_import_the_machinery_and_their_own_family_only() -> None:
+    """adapters/: a format module imports `core` and its own family; `core` imports no
+    family at module level (the span-export joining imports tracing's shapes when called)."""
+    adapters_dir = PACKAGE / "adapters"
+    problems = []
+    for path in sorted(adapters_dir.rglob("*.py")):
+        parts = path.relative_to(adapters_dir).parts
+        own = parts[0] if len(parts) > 1 else "__init__"
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        nodes = tree.body if own in ("core", "__init__") else list(ast.walk(tree))
+        relative = path.relative_to(PACKAGE).with_suffix("").parts
+        for node in nodes:
+            if not (isinstance(node, ast.ImportFrom) and node.level):
+                continue
+            target = [*relative[: len(relative) - node.level], *(node.module or "").split(".")]
+            family = target[1] if len(target) > 1 and target[0] == "adapters" else None
+            if family in ADAPTER_FAMILIES and family != own:
+                problems.append(f"{path.relative_to(PACKAGE)} imports {'.'.join(target)}")
+    assert not problems, problems

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from agent_reliability_harness.adapters import to_canonical
-from agent_reliability_harness.adapters._agents import SpanTree, owned
+from agent_reliability_harness.adapters.core.agents import SpanTree, owned
 from agent_reliability_harness.models.trace import parse_trace
 
 HERE = Path(__file__).resolve().parent

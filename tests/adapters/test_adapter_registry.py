@@ -1,4 +1,4 @@
-"""The registry table (adapters/_registry.py) says what each adapter module declares, and a
+"""The registry table (adapters/core/registry.py) says what each adapter module declares, and a
 run over canonical traces imports no transcript adapter module."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from agent_reliability_harness import adapters
-from agent_reliability_harness.adapters._registry import TRANSCRIPTS, Declared, declared_adapter
+from agent_reliability_harness.adapters.core.registry import TRANSCRIPTS, Declared, declared_adapter
 
 ROWS = {row.name: row for row in TRANSCRIPTS}
 
@@ -43,15 +43,29 @@ def test_the_registry_holds_every_adapter_module_once_in_table_order() -> None:
 def test_a_deferred_function_is_the_modules_and_pickles_by_name() -> None:
     chat = adapters.BY_NAME["openai-chat"]
     value = {"messages": [{"role": "user", "content": "hi"}]}
-    assert chat.detect(value) is declared_adapter("openai_chat").detect(value)
+    assert chat.detect(value) is declared_adapter("providers.openai_chat").detect(value)
     shipped = pickle.loads(pickle.dumps(chat))
     assert shipped == chat
-    assert shipped.convert(value, "t") == declared_adapter("openai_chat").convert(value, "t")
+    assert shipped.convert(value, "t") == declared_adapter("providers.openai_chat").convert(
+        value, "t"
+    )
 
 
 # Imported by a canonical run's process: the adapters package, the canonical adapter,
 # the declaration, the registry and its one-pass detection (and the refusal rules it uses).
-_EAGER = {"", ".base", ".canonical", "._detect", "._registry", "._select"}
+_EAGER = {
+    "",
+    ".core",
+    ".core.base",
+    ".core.canonical",
+    ".core.claims",
+    ".core.detect",
+    ".core.exports",
+    ".core.plugins",
+    ".core.read",
+    ".core.registry",
+    ".core.select",
+}
 _PROBE = """
 import json, sys
 from agent_reliability_harness.cli import main

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from agent_reliability_harness.adapters import _smolagents_text, to_canonical
+from agent_reliability_harness.adapters import to_canonical
+from agent_reliability_harness.adapters.frameworks import _smolagents_text
 from agent_reliability_harness.errors import AdapterError
 
 HERE = Path(__file__).resolve().parent

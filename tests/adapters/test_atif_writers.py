@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from agent_reliability_harness.adapters import to_canonical
-from agent_reliability_harness.adapters._atif_steps import pair_results
+from agent_reliability_harness.adapters.harnesses._atif_steps import pair_results
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 

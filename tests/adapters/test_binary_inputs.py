@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from agent_reliability_harness.adapters import FILE_READERS, WALK_SUFFIXES, inspect_zip
+from agent_reliability_harness.adapters import FILE_READERS, WALK_SUFFIXES
+from agent_reliability_harness.adapters.harnesses import inspect_zip
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.inputs import iter_documents

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent_reliability_harness.adapters._builder import TraceBuilder
-from agent_reliability_harness.adapters._values import BRIEF_CHARS, brief
+from agent_reliability_harness.adapters.core.builder import TraceBuilder
+from agent_reliability_harness.adapters.core.values import BRIEF_CHARS, brief
 
 
 def record(b: TraceBuilder) -> dict[str, Any]:

@@ -1,6 +1,6 @@
-"""Detection is one pass (adapters/_detect.py): every format's claim on a document is asked
+"""Detection is one pass (adapters/core/detect.py): every format's claim on a document is asked
 once; a document no format claims is refused naming the format it comes closest to and
-what it lacks (adapters/_claims.py; docs/adapters.md, "How a format is detected")."""
+what it lacks (adapters/core/claims.py; docs/adapters.md, "How a format is detected")."""
 
 from __future__ import annotations
 
@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 
 from agent_reliability_harness import adapters
-from agent_reliability_harness.adapters import _detect, _registry, to_canonical
-from agent_reliability_harness.adapters._claims import MARKS, closest
-from agent_reliability_harness.adapters._registry import declared_adapter
+from agent_reliability_harness.adapters import to_canonical
+from agent_reliability_harness.adapters.core import detect as _detect
+from agent_reliability_harness.adapters.core import registry as _registry
+from agent_reliability_harness.adapters.core.claims import MARKS, closest
+from agent_reliability_harness.adapters.core.registry import declared_adapter
 from agent_reliability_harness.errors import AdapterError, InputError
 from agent_reliability_harness.io import decode_json_bytes
 
@@ -132,7 +134,10 @@ def _gates_hold(paths: list[Path]) -> None:
         for value in _documents(path):
             for row in _registry.TRANSCRIPTS:
                 if modules[row.name].detect(value):
-                    assert _detect.Scan(value).gate_open(row.name), (row.name, str(path))
+                    assert _detect.Scan(value).gate_open(adapters.BY_NAME[row.name]), (
+                        row.name,
+                        str(path),
+                    )
 
 
 def test_every_declared_gate_lets_through_what_its_detect_claims_in_the_fixtures() -> None:

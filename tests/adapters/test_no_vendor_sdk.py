@@ -1,7 +1,7 @@
 """The core reads plain JSON: no module under src/ imports a vendor SDK or framework, and
 `arh --version` / `arh validate` load none of them. The one exception is the optional `otlp`
-extra (protobuf decoding), imported lazily by adapters/otlp_proto.py when a `.pb` is read,
-and the `inspect` extra (zstandard), imported by adapters/inspect_zip.py for a zstd member."""
+extra (protobuf decoding), imported lazily by adapters/tracing/otlp_proto.py when a `.pb` is read,
+and the `inspect` extra (zstandard), imported by adapters/harnesses/inspect_zip.py for a zstd member."""
 
 from __future__ import annotations
 

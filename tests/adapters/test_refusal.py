@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from agent_reliability_harness.adapters import BY_NAME, checked, detect, to_canonical
-from agent_reliability_harness.adapters._select import coverage, select
-from agent_reliability_harness.adapters.base import Adapter
+from agent_reliability_harness.adapters.core.base import Adapter
+from agent_reliability_harness.adapters.core.select import coverage, select
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.errors import AdapterError

@@ -23,12 +23,8 @@ from hypothesis import strategies as st
 from scenarios import SCENARIOS, Scenario
 from test_never_crash import _paths, _replace, junk
 
-from agent_reliability_harness.adapters import (
-    BY_NAME,
-    FILE_READERS,
-    inspect_zip,
-    to_canonical,
-)
+from agent_reliability_harness.adapters import BY_NAME, FILE_READERS, to_canonical
+from agent_reliability_harness.adapters.harnesses import inspect_zip
 from agent_reliability_harness.cli import main
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.errors import AdapterError, InputError, TraceError

@@ -1,4 +1,4 @@
-"""The Adapter hooks for session formats (adapters/base.py): a JSONL file whose first line
+"""The Adapter hooks for session formats (adapters/core/base.py): a JSONL file whose first line
 a `detect_line` claims goes whole, line by line, to that adapter's `convert_lines`, and a
 directory walk picks up every adapter's `suffixes`, on every executor. The adapter here
 is a toy that exists only to prove the hooks."""
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from agent_reliability_harness import adapters
-from agent_reliability_harness.adapters import _detect as detection
-from agent_reliability_harness.adapters.base import Adapter
+from agent_reliability_harness.adapters.core import plugins as format_plugins
+from agent_reliability_harness.adapters.core.base import Adapter
 from agent_reliability_harness.cli import main, validate_cmd
 from agent_reliability_harness.cli.common import Streams
 from agent_reliability_harness.pipeline import executors
@@ -66,10 +66,9 @@ TOY = Adapter(
 
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch) -> None:
-    registered = (*adapters.ADAPTERS, TOY)
-    monkeypatch.setattr(adapters, "ADAPTERS", registered)
-    monkeypatch.setattr(detection, "ADAPTERS", registered)  # the one detection pass asks these
-    monkeypatch.setitem(adapters.BY_NAME, TOY.name, TOY)
+    # Registered as a format plugin would be: the one detection pass asks these.
+    registered = format_plugins.Plugins((TOY,), (), {TOY.name: TOY}, (*adapters.ADAPTERS, TOY))
+    monkeypatch.setattr(format_plugins, "_LOADED", [registered])
     monkeypatch.setattr(validate_cmd, "FORMAT_CHOICES", (*adapters.FORMAT_CHOICES, TOY.name))
     SEEN.clear()
 

@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "convert": ("convert_cmd", "print transcripts as canonical traces"),
     "infer": ("infer_cmd", "learn a policy from runs known to be good"),
     "rules": ("rules_cmd", "list every rule"),
+    "formats": ("formats_cmd", "list every input format (built-in and plugin)"),
     "check-policy": ("check_policy_cmd", "check policy files (with --strict, warnings fail)"),
     "completion": ("completion_cmd", "print a shell completion script (bash or zsh)"),
     "cache": ("cache_cmd", "show or clear a --cache directory"),

@@ -67,10 +67,7 @@ Item = Loaded | InputFailure | BigFile
 
 def session_adapters(fmt: str) -> tuple[Adapter, ...]:
     """Adapters that read a JSONL file whole (one file = one session) for this --format."""
-    chosen = (
-        adapters.ADAPTERS if fmt == AUTO else tuple(a for a in adapters.ADAPTERS if a.name == fmt)
-    )
-    return tuple(a for a in chosen if a.detect_line is not None and a.convert_lines is not None)
+    return adapters.session_formats(fmt)
 
 
 def claims_for(fmt: str) -> Claims | None:
@@ -91,7 +88,7 @@ def claims_for(fmt: str) -> Claims | None:
 
 
 def _session_adapter(sessions: tuple[Adapter, ...], value: Any) -> Adapter | None:
-    return next((a for a in sessions if a.detect_line is not None and a.detect_line(value)), None)
+    return adapters.session_format(sessions, value)
 
 
 def unit_documents(

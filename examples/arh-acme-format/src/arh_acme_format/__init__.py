@@ -1,0 +1,1 @@
+"""An example ARH format plugin: the run logs of an in-house agent (see format.py)."""

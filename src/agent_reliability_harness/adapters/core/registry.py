@@ -1,0 +1,361 @@
+"""The adapter registry as data: each built-in format's name, module (`family.module`),
+capabilities and evidence (what claims a document for it, what contradicts it), so a run
+imports an adapter's module only when it calls one of its functions (a run over canonical
+traces imports none of the transcript adapters). Plugin formats join it in core/plugins.py.
+tests/adapters/test_adapter_registry.py holds each row to what its module declares."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+import msgspec
+
+from . import canonical
+from .base import Adapter, Evidence
+
+# The adapters package, under which each row's module is named (`family.module`).
+_ADAPTERS = __name__.rsplit(".", 2)[0]
+
+
+class Declared(msgspec.Struct, frozen=True):
+    """One transcript format: what detection, the directory walk and `--help` need to know
+    before (or without) importing its module."""
+
+    name: str
+    module: str  # under agent_reliability_harness.adapters (family.module); it declares ADAPTER
+    description: str
+    session: bool = False  # declares detect_line and convert_lines (session JSONL)
+    suffixes: tuple[str, ...] = ()
+    reads_files: bool = False  # declares read_file (a binary container format)
+    marked: bool = False  # declares markers (broader than detect under --format)
+    # The claim's gate, what `detect` needs before it can claim a document (checked
+    # without importing the module; tests/adapters/test_detect_pass.py holds each
+    # `detect` to it): "object" or "array" for the only shape it claims ("": any), and
+    # for an object document, keys of which it needs one at the top ((): none).
+    shape: str = ""
+    keys: tuple[str, ...] = ()
+    # The format's own markers (a refusal names the format a document has most of), and
+    # the markers of what it never writes (Evidence in core/base.py).
+    marks: tuple[str, ...] = ()
+    against: tuple[str, ...] = ()
+
+    @property
+    def family(self) -> str:
+        """The subpackage of adapters/ that holds the format (coding, providers, ...)."""
+        return self.module.partition(".")[0]
+
+
+# In detection order after the canonical format. Order settles equal readings only (a
+# document claimed by two formats on their own evidence is ambiguous), so more specific
+# formats come first: Anthropic precedes the Responses API (both use `type: "message"`);
+# Cohere precedes OpenAI Chat (Cohere v2 shares OpenAI's wire shape and is recognised only
+# by what OpenAI never sends: tool_plan, documents, billed_units); OpenInference spans are
+# OTLP exports recognised by `openinference.span.kind` before otel-genai; Pydantic AI's
+# `parts` look like Gemini contents (its `kind` and `part_kind` tell them apart).
+TRANSCRIPTS: tuple[Declared, ...] = (
+    Declared(
+        "claude-code",
+        "coding.claude_code",
+        "Claude Code session JSONL and the Claude Agent SDK message stream",
+        session=True,
+        shape="array",
+        marks=("sessionId", "parentUuid", "uuid", "type=user|assistant"),
+        against=("type=tool_call|thinking",),
+    ),
+    Declared(
+        "codex-cli",
+        "coding.codex_cli",
+        "Codex CLI rollout JSONL sessions",
+        session=True,
+        shape="array",
+        marks=("payload", "type=session_meta|response_item|event_msg|turn_context"),
+    ),
+    Declared(
+        "codex-exec",
+        "coding.codex_exec",
+        "codex exec --json event streams (thread / turn / item events)",
+        session=True,
+        shape="array",
+        marks=("type=thread.started|turn.started|turn.completed|item.completed", "item"),
+    ),
+    Declared(
+        "gemini-cli",
+        "coding.gemini_cli",
+        "gemini-cli chat recordings (conversation JSON or session JSONL)",
+        session=True,
+        keys=("sessionId",),
+        marks=("sessionId", "projectHash", "messages"),
+    ),
+    Declared(
+        "gemini-stream",
+        "coding.gemini_stream",
+        "gemini-cli headless --output-format stream-json event streams",
+        session=True,
+        shape="array",
+        marks=("type=init|tool_use|tool_result|result", "timestamp"),
+    ),
+    Declared(
+        "swe-agent",
+        "harnesses.swe_agent",
+        "SWE-agent .traj trajectories and mini-swe-agent trajectories",
+        suffixes=(".traj",),
+        marked=True,
+        shape="object",
+        keys=("trajectory", "history", "messages"),
+        marks=("trajectory", "history", "trajectory_format", "info"),
+    ),
+    Declared(
+        "atif",
+        "harnesses.atif",
+        "ATIF agent trajectories (Harbor, Terminal-Bench; ATIF-v1.x JSON)",
+        shape="object",
+        keys=("schema_version",),
+        marks=("schema_version", "steps", "agent"),
+    ),
+    Declared(
+        "autogen",
+        "frameworks.autogen",
+        "AutoGen AgentChat messages, TaskResult and TeamState dumps",
+        keys=("type", "messages"),
+        marks=("source", "type=TextMessage|ToolCallRequestEvent|TeamState", "models_usage"),
+    ),
+    Declared(
+        "tau-bench",
+        "harnesses.tau_bench",
+        "tau-bench result files and tau2-bench simulation results (one trace per run)",
+        keys=("simulations", "task_id"),
+        marks=("task_id", "traj", "reward"),
+    ),
+    Declared(
+        "openhands",
+        "frameworks.openhands",
+        "OpenHands event trajectories and evaluation output.jsonl records",
+        keys=("history",),
+        marks=("action", "observation", "source", "id"),
+    ),
+    Declared(
+        "smolagents",
+        "frameworks.smolagents",
+        "smolagents runs: memory messages and steps, benchmark output records",
+        keys=("intermediate_steps",),
+        marks=("role=tool-call|tool-response", "step_number", "intermediate_steps"),
+    ),
+    Declared(
+        "browser-use",
+        "frameworks.browser_use",
+        "browser-use AgentHistoryList dumps (agent history JSON)",
+        shape="object",
+        keys=("history",),
+        marks=("history", "model_output", "result", "state"),
+    ),
+    Declared(
+        "letta",
+        "frameworks.letta",
+        "Letta agent files (.af): each agent's message history",
+        suffixes=(".af",),
+        shape="object",
+        keys=("agents", "agent_type"),
+        marks=("agents", "agent_type", "llm_config", "messages"),
+    ),
+    Declared(
+        "openinference",
+        "tracing.openinference",
+        "Arize Phoenix / OpenInference spans as OTLP/JSON or binary OTLP",
+        suffixes=(".pb", ".binpb"),
+        reads_files=True,
+        marks=("resourceSpans", "scopeSpans", "openinference.span.kind"),
+    ),
+    Declared(
+        "otel-genai",
+        "tracing.otel_genai",
+        "OpenTelemetry GenAI spans as OTLP/JSON (semantic conventions v1.44.0)",
+        suffixes=(".pb", ".binpb"),
+        reads_files=True,
+        marks=("resourceSpans", "scopeSpans", "spans"),
+    ),
+    Declared(
+        "openai-agents",
+        "tracing.openai_agents",
+        "OpenAI Agents SDK tracing export (trace and span objects)",
+        keys=("data", "object"),
+        marks=("object=trace|trace.span", "span_data", "trace_id"),
+    ),
+    Declared(
+        "inspect",
+        "harnesses.inspect_log",
+        "Inspect AI eval logs (.eval archives and .json)",
+        suffixes=(".eval",),
+        reads_files=True,
+        shape="object",
+        keys=("eval",),
+        marks=("eval", "samples", "status", "version"),
+    ),
+    Declared(
+        "langchain",
+        "frameworks.langchain",
+        "LangChain / LangGraph messages and state, LangSmith run exports",
+        marks=("type=human|ai|tool", "lc", "run_type", "child_runs"),
+    ),
+    Declared(
+        "langfuse",
+        "tracing.langfuse",
+        "Langfuse trace exports and observation lists",
+        keys=("data", "observations", "type"),
+        marks=("observations", "type=GENERATION|SPAN|TOOL|EVENT", "startTime"),
+    ),
+    Declared(
+        "mlflow",
+        "tracing.mlflow_traces",
+        "MLflow traces (Trace.to_dict: info and data.spans)",
+        shape="object",
+        keys=("info",),
+        marks=("info", "trace_id", "spans", "mlflow.spanType"),
+    ),
+    Declared(
+        "mcp",
+        "providers.mcp_session",
+        "Model Context Protocol session logs (JSON-RPC messages, array or JSONL)",
+        session=True,
+        keys=("jsonrpc", "message"),
+        marks=("jsonrpc=2.0", "method", "result"),
+    ),
+    Declared(
+        "pydantic-ai",
+        "frameworks.pydantic_ai",
+        "Pydantic AI message history (ModelMessagesTypeAdapter JSON)",
+        keys=("messages",),
+        marks=("kind=request|response", "parts", "part_kind"),
+    ),
+    Declared(
+        "google-genai",
+        "providers.google_genai",
+        "Google Gen AI (Gemini) contents and GenerateContentResponse dumps",
+        marks=("parts", "candidates", "usageMetadata"),
+    ),
+    Declared(
+        "anthropic-messages",
+        "providers.anthropic_messages",
+        "Anthropic Messages API conversations and Message dumps",
+        marks=("type=tool_use|tool_result|thinking|message", "stop_reason"),
+        against=("metrics", "modelInfo", "text~^\\[[^\\]\\n]+\\] Result:"),
+    ),
+    Declared(
+        "openai-responses",
+        "providers.openai_responses",
+        "OpenAI Responses API input item lists and Response dumps",
+        marks=("object=response", "type=function_call|function_call_output"),
+    ),
+    Declared(
+        "cohere-chat",
+        "providers.cohere_chat",
+        "Cohere Chat v2 message lists and chat response dumps",
+        marks=("tool_plan", "billed_units", "finish_reason"),
+    ),
+    Declared(
+        "openai-chat",
+        "providers.openai_chat",
+        "OpenAI Chat Completions message lists and ChatCompletion dumps",
+        marks=("role=tool|function|developer", "tool_calls", "choices"),
+    ),
+)
+
+
+def declared_adapter(module: str) -> Adapter:
+    """The Adapter a format's module declares (importing it)."""
+    adapter: Adapter = import_module(f"{_ADAPTERS}.{module}").ADAPTER
+    return adapter
+
+
+class _Late:
+    """One function of a format's Adapter, called through this stand-in: the module is
+    imported at the first call, then every call goes straight to the real function.
+    Pickled by name (module, function), so a stand-in ships to worker processes."""
+
+    __slots__ = ("attr", "module", "target")
+
+    def __init__(self, module: str, attr: str) -> None:
+        self.module = module
+        self.attr = attr
+        self.target: Any = None
+
+    def __call__(self, *args: Any) -> Any:
+        if self.target is None:
+            self.target = getattr(declared_adapter(self.module), self.attr)
+        return self.target(*args)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Late):
+            return NotImplemented
+        return (self.module, self.attr) == (other.module, other.attr)
+
+    def __hash__(self) -> int:
+        return hash((self.module, self.attr))
+
+    def __reduce__(self) -> tuple[type[_Late], tuple[str, str]]:
+        return (_Late, (self.module, self.attr))
+
+    def __repr__(self) -> str:
+        return f"<{self.attr} of adapters.{self.module}, imported when first called>"
+
+
+def deferred(row: Declared) -> Adapter:
+    """The registry's Adapter of a format: its declared data, its functions stand-ins."""
+    module = row.module
+    own = row.name in ENVELOPE_ORDER
+    evidence = Evidence(row.shape, row.keys, row.marks, row.against, own)
+    return Adapter(
+        name=row.name,
+        description=row.description,
+        detect=_Late(module, "detect"),
+        convert=_Late(module, "convert"),
+        detect_line=_Late(module, "detect_line") if row.session else None,
+        convert_lines=_Late(module, "convert_lines") if row.session else None,
+        suffixes=row.suffixes,
+        read_file=_Late(module, "read_file") if row.reads_files else None,
+        markers=_Late(module, "markers") if row.marked else None,
+        family=row.family,
+        evidence=evidence,
+    )
+
+
+# Formats recognised by the envelope their tool writes around the messages (their claims
+# rest on their own evidence, `Evidence.own`): a document (or a session line) in one of
+# these envelopes is read by that format only; under any other explicit format it is an
+# input error that names it. An envelope's claim outranks every claim on a shared wire
+# shape; two envelopes claiming one document are ambiguous (adapters/core/detect.py). In
+# this order a session line's envelope is looked for (its `detect`, then `detect_line`).
+# The last six are formats whose markers no other format writes: Cohere's tool_plan,
+# document tool content, billed_units (what OpenAI never sends), Inspect's `eval` +
+# `samples`, LangChain's message types (`human`/`ai`, `lc` constructors) and LangSmith run
+# types, Langfuse's capitalised observation types, JSON-RPC 2.0, Pydantic AI's
+# `part_kind`. (Not openinference: otel-genai claims every OTLP export too, and coverage
+# decides.)
+ENVELOPE_ORDER: tuple[str, ...] = (
+    "claude-code",
+    "codex-cli",
+    "codex-exec",
+    "gemini-cli",
+    "gemini-stream",
+    "swe-agent",
+    "atif",
+    "autogen",
+    "tau-bench",
+    "openhands",
+    "smolagents",
+    "browser-use",
+    "letta",
+    "cohere-chat",
+    "inspect",
+    "langchain",
+    "langfuse",
+    "mlflow",
+    "mcp",
+    "pydantic-ai",
+)
+# Every format in detection order: canonical traces first (the common case, read by a
+# module imported up front), then the transcript formats above (imported when called).
+ADAPTERS: tuple[Adapter, ...] = (canonical.ADAPTER, *(deferred(row) for row in TRANSCRIPTS))
+BY_NAME: dict[str, Adapter] = {a.name: a for a in ADAPTERS}
+
+ENVELOPES: tuple[Adapter, ...] = tuple(BY_NAME[name] for name in ENVELOPE_ORDER)
