@@ -30,6 +30,7 @@ import cli_cursor  # noqa: E402
 import cli_gemini  # noqa: E402
 import cli_gemini_stream  # noqa: E402
 import cli_goose  # noqa: E402
+import cli_mlflow  # noqa: E402
 import cli_opencode  # noqa: E402
 import cli_openhands  # noqa: E402
 import cli_qwen  # noqa: E402
@@ -63,6 +64,7 @@ FORMATS = (
     "google-adk",
     "moatless",
     "autocoderover",
+    "mlflow",
 )
 SOURCES: dict[str, Any] = {
     **cli_runs.FIXTURES,
@@ -85,6 +87,7 @@ SOURCES: dict[str, Any] = {
     **cli_qwen.FIXTURES,
     **cli_sources.FIXTURES,
     **cli_sources_runs.FIXTURES,
+    **cli_mlflow.FIXTURES,
 }
 SUFFIXES = (".json", ".jsonl", ".traj")
 

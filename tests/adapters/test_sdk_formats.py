@@ -487,7 +487,7 @@ def test_langfuse_provider_response_outputs_read_as_their_assistant_message() ->
     steps = [(s["type"], s["step_id"], s.get("text"), s.get("tool_name")) for s in trace["steps"]]
     assert steps == [
         ("model_response", "step-1", "Looking it up.", None),
-        ("tool_call", "call_lookup1", None, "running tool: lookup_order"),
+        ("tool_call", "call_lookup1", None, "lookup_order"),
         ("model_response", "step-3", "Order ORD-1042 was delivered.", None),
         ("model_response", "step-4", "Anything else?", None),
         ("model_response", "step-5", None, None),

@@ -283,6 +283,14 @@ TRANSCRIPTS: tuple[Declared, ...] = (
         marks=("observations", "type=GENERATION|SPAN|TOOL|EVENT", "startTime"),
     ),
     Declared(
+        "mlflow",
+        "tracing.mlflow_traces",
+        "MLflow traces (Trace.to_dict: info and data.spans)",
+        shape="object",
+        keys=("info",),
+        marks=("info", "trace_id", "spans", "mlflow.spanType"),
+    ),
+    Declared(
         "mcp",
         "providers.mcp_session",
         "Model Context Protocol session logs (JSON-RPC messages, array or JSONL)",
@@ -435,6 +443,7 @@ ENVELOPE_ORDER: tuple[str, ...] = (
     "inspect",
     "langchain",
     "langfuse",
+    "mlflow",
     "mcp",
     "pydantic-ai",
 )

@@ -10,8 +10,8 @@ from typing import Any
 from ..core.agents import handoff
 from ..core.base import Adapter
 from ..core.common import TraceBuilder, fail
+from ..core.langchain_messages import add_message, message
 from . import langsmith_runs
-from .langchain_messages import add_message, message
 
 NAME = "langchain"
 # Where LangGraph keeps the message list: state values, a StateSnapshot as a dict, a

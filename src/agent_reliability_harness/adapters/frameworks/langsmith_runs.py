@@ -11,7 +11,7 @@ from typing import Any
 from ...models.common import is_number
 from ..core.agents import SpanTree, handoff
 from ..core.common import TraceBuilder, fail, obj, opt_count, opt_str
-from .langchain_messages import add_input, add_message, message
+from ..core.langchain_messages import add_input, add_message, message
 from .langsmith_payloads import batch_runs, is_batch, openai_choice, openai_output
 
 NAME = "langchain"

@@ -19,6 +19,9 @@ from typing import Any
 
 from ..core.base import Adapter
 from ..core.common import TraceBuilder, fail, obj, opt_amount, opt_count, opt_list, opt_obj, opt_str
+from ..core.totals import RecordedTotals
+from ._atif_steps import agent_message, openai_call, pair_results, request_messages
+from .swe_agent_mini import text_outcome
 
 NAME = "atif"
 _ROOT_BOOKKEEPING = ("extra", "notes", "continued_trajectory_ref", "trajectory_id")
@@ -40,7 +43,6 @@ class _Reader:
         name = agent.get("name") if isinstance(agent, dict) else None
         self.b = TraceBuilder(NAME, name_hint, agent_name=name if isinstance(name, str) else None)
         self.embedded: dict[str, tuple[str, dict[str, Any]]] = {}
-        self.metered = False
 
     def trajectory(
         self, root: dict[str, Any], at: str, agent: str | None = None, parent: str | None = None
@@ -79,34 +81,60 @@ class _Reader:
             b.mark(at)
             return
         if source in ("system", "user"):
-            if step.get("tool_calls") or step.get("metrics"):
-                b.note(at, f"{source} step with tool calls or metrics", step)
-            if message is not None and text is None:
-                b.note(f"{at}.message", "message that is not a string", message)
-            b.input(str(source), text or "", at)
-            self._observation(step, at)
+            self._input(step, str(source), message, at)
             return
         if source != "agent":
             b.note(at, "step of an unknown source", step)
             return
         start = len(b.steps)
         model = opt_str(step, "model_name", at) or model
+        calls = opt_list(step, "tool_calls", at)
         reasoning = opt_str(step, "reasoning_content", at)
+        chat_calls: list[Any] = []
+        if isinstance(message, dict):
+            text, said, chat_calls = agent_message(b, message, f"{at}.message", bool(calls))
+            reasoning = reasoning or said
+        elif message is not None and text is None:
+            b.note(f"{at}.message", "message that is not a string", message)
         if reasoning:
             b.reasoning(reasoning, f"{at}.reasoning_content")
-        calls = opt_list(step, "tool_calls", at)
-        if text or not calls:
+        if text or not (calls or chat_calls):
             self._own(b.text(text or None, at, model=model), agent, parent)
+        taken: list[tuple[str, int]] = []
         for index, raw in enumerate(calls):
             where = f"{at}.tool_calls[{index}]"
             call = obj(raw, where)
             call_id = opt_str(call, "tool_call_id", where)
             name = opt_str(call, "function_name", where)
-            taken = b.call(call_id, name, call.get("arguments"), f"{where}.arguments", model=model)
-            self._own(taken, agent, parent)
+            taken.append(self._call(call_id, name, call.get("arguments"), where, model))
+        for index, raw in enumerate(chat_calls):
+            where = f"{at}.message.tool_calls[{index}]"
+            call_id, name, arguments = openai_call(raw, where)
+            taken.append(self._call(call_id, name, arguments, where, model))
+        for _, index in taken:
+            self._own(index, agent, parent)
         self._metrics(step, at, start)
-        self._observation(step, at)
+        self._observation(step, at, taken)
         b.end_turn(model=model)
+
+    def _call(
+        self, call_id: str | None, name: str | None, arguments: Any, at: str, model: str | None
+    ) -> tuple[str, int]:
+        index = self.b.call(call_id, name, arguments, f"{at}.arguments", model=model)
+        return self.b.steps[index]["step_id"], index
+
+    def _input(self, step: dict[str, Any], source: str, message: Any, at: str) -> None:
+        b = self.b
+        if step.get("tool_calls") or step.get("metrics"):
+            b.note(at, f"{source} step with tool calls or metrics", step)
+        if isinstance(message, list):
+            request_messages(b, message, source, f"{at}.message")
+            b.mark(at)
+        else:
+            if message is not None and not isinstance(message, str):
+                b.note(f"{at}.message", "message that is not a string", message)
+            b.input(source, message if isinstance(message, str) else "", at)
+        self._observation(step, at, [])
 
     def _task(self, parent: str, message: Any) -> None:
         caller = next((s for s in self.b.steps if s.get("step_id") == parent), None)
@@ -129,24 +157,36 @@ class _Reader:
         inp = opt_count(metrics, "prompt_tokens", where)
         out = opt_count(metrics, "completion_tokens", where)
         cost = opt_amount(metrics, "cost_usd", where)
-        if inp is not None or out is not None or cost is not None:
-            self.metered = True
         self.b.tokens(start, inp, out, where, cost_usd=cost)
 
-    def _observation(self, step: dict[str, Any], at: str) -> None:
+    def _observation(self, step: dict[str, Any], at: str, calls: list[tuple[str, int]]) -> None:
         observation = opt_obj(step, "observation", at)
         if observation is None:
             return
+        results: list[tuple[str, dict[str, Any]]] = []
         for index, raw in enumerate(opt_list(observation, "results", f"{at}.observation")):
             where = f"{at}.observation.results[{index}]"
-            self._result(obj(raw, where), where)
+            results.append((where, obj(raw, where)))
+        answers = pair_results([r for _, r in results], calls)
+        for (where, result), answered in zip(results, answers, strict=True):
+            self._result(result, where, answered)
 
-    def _result(self, result: dict[str, Any], at: str) -> None:
+    def _result(self, result: dict[str, Any], at: str, answered: list[int]) -> None:
         b = self.b
         call_id = opt_str(result, "source_call_id", at)
         content = _content(result.get("content"))
-        refs = opt_list(result, "subagent_trajectory_ref", at)
-        if call_id is None:
+        failed, error = text_outcome(content)
+        caller: dict[str, Any] | None
+        if answered:
+            # The step's own call(s): the content is kept once, on the last call it answers.
+            holder = b.steps[answered[-1]]
+            b.settle(answered[-1], content, error=error, is_error=failed)
+            for index in answered[:-1]:
+                b.settle(index, error=error, is_error=failed)
+                b.steps[index].setdefault("metadata", {})["output_with"] = holder["step_id"]
+            b.mark(at)
+            caller = holder
+        elif call_id is None:
             # An action without a tool call (or a system operation): kept with the last step.
             if b.steps:
                 b.steps[-1].setdefault("metadata", {}).setdefault("observations", []).append(
@@ -156,9 +196,11 @@ class _Reader:
             else:
                 b.note(at, "observation before any step", result)
             return
-        if not b.result(call_id, content, at):
-            return
-        caller = next((s for s in reversed(b.steps) if s.get("step_id") == call_id), None)
+        else:
+            if not b.result(call_id, content, at, error=error, is_error=failed):
+                return
+            caller = next((s for s in reversed(b.steps) if s.get("step_id") == call_id), None)
+        refs = opt_list(result, "subagent_trajectory_ref", at)
         for index, raw in enumerate(refs):
             self._subagent(raw, f"{at}.subagent_trajectory_ref[{index}]", caller)
 
@@ -184,20 +226,26 @@ class _Reader:
         for where, sub in self.embedded.values():
             b.note(where, "subagent trajectory that no result references", sub)
         final = opt_obj(root, "final_metrics", "$")
-        if final is not None and not self.metered:
-            inp = opt_count(final, "total_prompt_tokens", "$.final_metrics")
-            out = opt_count(final, "total_completion_tokens", "$.final_metrics")
-            b.tokens(
-                0,
-                inp,
-                out,
-                "$.final_metrics",
-                cost_usd=opt_amount(final, "total_cost_usd", "$.final_metrics"),
-            )
+        if final is not None:
+            b.recorded_totals(_totals(final))
         for key in _ROOT_BOOKKEEPING:
             if root.get(key) is not None:
                 b.skip(f"$.{key}", f"trajectory {key}")
         return b.build()
+
+
+def _totals(final: dict[str, Any]) -> RecordedTotals:
+    """The run totals of `final_metrics` (NeMo-Relay's early exporter wrote the step
+    metrics' key names, `prompt_tokens` and `completion_tokens`)."""
+    at = "$.final_metrics"
+    inp = opt_count(final, "total_prompt_tokens", at)
+    out = opt_count(final, "total_completion_tokens", at)
+    return RecordedTotals(
+        at,
+        inp if inp is not None else opt_count(final, "prompt_tokens", at),
+        out if out is not None else opt_count(final, "completion_tokens", at),
+        opt_amount(final, "total_cost_usd", at),
+    )
 
 
 def _content(value: Any) -> Any:

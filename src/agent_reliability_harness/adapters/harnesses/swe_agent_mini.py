@@ -33,6 +33,10 @@ _TIMEOUT = re.compile(
     re.DOTALL,
 )
 _TIMED_OUT = "timed out: mini-swe-agent killed the command"
+# The head of mini-swe-agent 1.x's default `format_error_template`: its feedback on a
+# response without exactly one action, whose command was never run.
+_FORMAT_ERROR = re.compile(r"\A\s*Please always provide EXACTLY ONE action in triple backticks")
+_NOT_RUN = "format error: mini-swe-agent rejected the response (not exactly one action)"
 _EMPTY_EXIT = "empty final message of a run (mini-swe-agent 1.x's exit message, with no text)"
 _BASH = "bash"
 _INFO_KEYS = ("exit_status", "submission", "mini_version", "exception_str", "traceback")
@@ -265,6 +269,17 @@ def _outcome(m: dict[str, Any], extra: dict[str, Any]) -> tuple[bool | None, str
     )
 
 
+def text_outcome(text: Any) -> tuple[bool | None, str | None]:
+    """(failed, error) an observation's text says (converted trajectories keep only the
+    text): its `<returncode>` (non-zero: failed), mini-swe-agent's timeout or its
+    format-error feedback (the command was not run); (None, None) when it says neither."""
+    if not isinstance(text, str):
+        return None, None
+    if _FORMAT_ERROR.match(text):
+        return True, _NOT_RUN
+    return _outcome({"content": text}, {})
+
+
 def _text(m: dict[str, Any]) -> str | None:
     text = m.get("content")
     if isinstance(text, list):
@@ -299,4 +314,4 @@ def _returncode(m: dict[str, Any], extra: dict[str, Any]) -> int | None:
     return None
 
 
-__all__ = ["convert_mini", "is_mini"]
+__all__ = ["convert_mini", "is_mini", "text_outcome"]

@@ -5,6 +5,7 @@ span events (before v1.28), indexed attributes (`gen_ai.prompt.0.content`,
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ...errors import InputError
@@ -97,12 +98,33 @@ def _event_messages(
             try:
                 messages = decode_json(raw)
             except InputError:
-                b.note(where, "messages attribute is not valid JSON", raw)
-                continue
+                messages = plain_messages(raw, key)
+                if messages is None:
+                    b.note(where, "messages attribute is not valid JSON", raw)
+                    continue
         for m, message in enumerate(messages if isinstance(messages, list) else []):
             if isinstance(message, dict):
                 found.append((f"{where}[{m}]", message))
     return found
+
+
+_ROLE_LINE = re.compile(r"^(system|user|assistant|tool|developer|function): ", re.MULTILINE)
+
+
+def plain_messages(text: str, key: str) -> list[dict[str, Any]] | None:
+    """The messages of an event written as plain text (OpenLit): a completion is the
+    answer's text; a prompt is its messages as `role: content` lines (a line starting with
+    a role name and ": " starts the next message). None: a prompt in another form."""
+    if key == "gen_ai.completion":
+        return [{"role": "assistant", "content": text}]
+    starts = list(_ROLE_LINE.finditer(text))
+    if not starts or starts[0].start() != 0:
+        return None
+    ends = [m.start() for m in starts[1:]] + [len(text)]
+    return [
+        {"role": m.group(1), "content": text[m.end() : end].removesuffix("\n")}
+        for m, end in zip(starts, ends, strict=True)
+    ]
 
 
 def _indexed(attrs: dict[str, Any], prefix: str, at: str) -> list[tuple[str, dict[str, Any]]]:

@@ -156,11 +156,40 @@ def resource_spans(value: Any) -> list[Any] | None:
     attributes as key/value lists, so no user key is a JSON object key)."""
     if not isinstance(value, dict):
         return None
+    captured = _captured(value)
+    if captured is not None:
+        return captured
     if isinstance(value.get("resourceSpans"), list):
         return list(value["resourceSpans"])
     if isinstance(value.get("resource_spans"), list):
         return list(_camel(value["resource_spans"]))
     return None
+
+
+# oteltest's capture of what its OTLP sink received: {"trace_requests": [{"pbreq": <an
+# export request as protobuf's MessageToDict prints it>, "headers", "test_elapsed_ms"}],
+# "metric_requests", "log_requests"}; metrics repeat the spans' usage (bookkeeping).
+_CAPTURE_KEYS = {"trace_requests", "metric_requests", "log_requests"}
+
+
+def _captured(value: dict[str, Any]) -> list[Any] | None:
+    """The resourceSpans of every trace request of an oteltest capture, in order (None:
+    not a capture, or one with logs, which no span format reads)."""
+    requests = value.get("trace_requests")
+    if (
+        not isinstance(requests, list)
+        or not set(value) <= _CAPTURE_KEYS
+        or value.get("log_requests")
+    ):
+        return None
+    found: list[Any] = []
+    for request in requests:
+        body = request.get("pbreq") if isinstance(request, dict) else None
+        groups = resource_spans(body) if isinstance(body, dict) else None
+        if groups is None:
+            return None
+        found.extend(groups)
+    return found
 
 
 def _camel(value: Any) -> Any:

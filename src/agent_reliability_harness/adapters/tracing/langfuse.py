@@ -11,16 +11,26 @@ from ..core.agents import SpanTree
 from ..core.base import Adapter
 from ..core.common import TraceBuilder, fail, first, obj, opt_list, opt_str
 from .langfuse_fields import (
-    attribute_call_id,
     content_text,
     decoded,
     head_labels,
     is_message,
     latency,
+    recorded_totals,
     start_of,
     usage,
     usage_details,
 )
+from .langfuse_spans import (
+    agent_of,
+    bookkeeping,
+    call_id,
+    is_tool,
+    outcome,
+    python_arguments,
+    tool_name,
+)
+from .langfuse_tree import carried_outputs, wrappers_of
 
 NAME = "langfuse"
 TYPES = (
@@ -139,11 +149,14 @@ def _trace(
     for _ in range(copies):
         b.skip("trace.observations", "trace's summary of an observation listed in full beside it")
     head_labels(b, head, observations)
+    totals = recorded_totals(observations)
+    if totals is not None:
+        b.recorded_totals(totals)
     order = sorted(enumerate(observations), key=lambda p: (start_of(p[1][1]), p[0]))
     ordered = [p for _, p in order]
     parents = {_parent(o) for _, o in observations}
-    wrappers = _wrappers(observations)
-    carried = _carried(ordered, wrappers)
+    wrappers = wrappers_of(observations)
+    carried = carried_outputs(ordered, wrappers)
     givers = {source for source, _ in carried.values()}
     for at, _ in observations:
         if at in givers:
@@ -162,11 +175,14 @@ def _trace(
         kind = item.get("type")
         b.agent, b.parent_step_id = tree.owner(_id(item.get("id")))
         before = len(b.steps)
+        leaf = _id(item.get("id")) not in parents
         if kind == "GENERATION":
             _inputs(b, item.get("input"), f"{at}.input", answered)
             _generation(b, item, at, claims, carried[at][0] if at in carried else at)
-        elif kind in _CALLS:
+        elif kind in _CALLS or is_tool(item):
             _call(b, item, at, claims.get(at))
+        elif leaf and bookkeeping(item):
+            b.skip(at, str(bookkeeping(item)))
         elif kind in _STRUCTURE and (kind != "SPAN" or _id(item.get("id")) in parents - {None}):
             if kind == "AGENT" and b.agent_name is None:
                 b.agent_name = opt_str(item, "name", at)
@@ -183,9 +199,13 @@ def _trace(
 
 
 def _agent(item: dict[str, Any]) -> str | None:
-    """The agent an AGENT observation runs: its name (None for other observations)."""
+    """The agent an AGENT observation runs: its name; the agent a span of an agent run
+    names (pydantic-ai's `gen_ai.agent.name`, an OpenInference AGENT span); None for other
+    observations."""
     name = item.get("name")
-    return None if item.get("type") != "AGENT" else name if isinstance(name, str) else "agent"
+    if item.get("type") == "AGENT":
+        return name if isinstance(name, str) else "agent"
+    return agent_of(item)
 
 
 def _id(value: Any) -> str | None:
@@ -195,56 +215,6 @@ def _id(value: Any) -> str | None:
 
 def _parent(item: dict[str, Any]) -> str | None:
     return _id(first(item, "parentObservationId", "parent_observation_id"))
-
-
-def _wrappers(observations: list[tuple[str, dict[str, Any]]]) -> set[str]:
-    """GENERATIONs with a GENERATION below them: a function observed as a generation
-    around the integration's generation of the same call. They repeat its messages and
-    usage; the innermost generation is the call."""
-    parents = {_id(o.get("id")): _parent(o) for _, o in observations}
-    generations = {_id(o.get("id")): at for at, o in observations if o.get("type") == "GENERATION"}
-    found: set[str] = set()
-    for own in generations:
-        seen = {own}
-        up = parents.get(own)
-        while up is not None and up not in seen:  # ids may repeat in a damaged export
-            seen.add(up)
-            if up in generations:
-                found.add(generations[up])
-            up = parents.get(up)
-    return found
-
-
-def _carried(
-    ordered: list[tuple[str, dict[str, Any]]], wrappers: set[str]
-) -> dict[str, tuple[str, Any]]:
-    """Generation -> (wrapper, output) it takes: a wrapper's output is the answer of the last
-    generation below it when that one recorded no output (the Vercel AI SDK's
-    `ai.streamText` holds the streamed text, its `ai.streamText.doStream` none). The
-    nearest wrapper with an output gives it."""
-    parents = {_id(o.get("id")): _parent(o) for _, o in ordered}
-    generations = {_id(o.get("id")): (at, o) for at, o in ordered if o.get("type") == "GENERATION"}
-    last: dict[str, str] = {}  # wrapper id -> the last call below it (start order)
-    for own, (at, _) in generations.items():
-        seen, up = {own}, parents.get(own)
-        while at not in wrappers and up is not None and up not in seen:
-            seen.add(up)
-            if up in generations:
-                last[up] = at
-            up = parents.get(up)
-    found: dict[str, tuple[str, Any]] = {}
-    for own, (at, item) in generations.items():
-        if at in wrappers or item.get("output") is not None:
-            continue
-        seen, up = {own}, parents.get(own)
-        while up is not None and up not in seen and last.get(up, at) == at:
-            seen.add(up)
-            outer = generations.get(up)
-            if outer is not None and outer[1].get("output") is not None:
-                found[at] = (outer[0], outer[1]["output"])
-                break
-            up = parents.get(up)
-    return found
 
 
 def _summary(item: dict[str, Any]) -> dict[str, Any]:
@@ -277,21 +247,27 @@ def _claims(ordered: list[tuple[str, dict[str, Any]]]) -> dict[str, str]:
     claims: dict[str, str] = {}
     for at, item in ordered:
         if item.get("type") == "GENERATION":
-            for call in _tool_calls(item):
+            for index, call in enumerate(_tool_calls(item)):
                 function = _function(call)
-                if isinstance(call.get("id"), str):
-                    waiting.setdefault(str(function.get("name")), []).append(call["id"])
-        elif item.get("type") == "TOOL":
-            own = attribute_call_id(item)
+                waiting.setdefault(str(function.get("name")), []).append(_key(at, index, call))
+        elif item.get("type") == "TOOL" or is_tool(item):
+            own = call_id(item)
             queue = next((q for q in waiting.values() if own in q), None) if own else None
             if own and queue is not None:
                 queue.remove(own)
                 claims[at] = str(own)
                 continue
-            queue = waiting.get(str(item.get("name")), [])
+            queue = waiting.get(str(tool_name(item)), [])
             if queue:
                 claims[at] = queue.pop(0)
     return claims
+
+
+def _key(at: str, index: int, call: dict[str, Any]) -> str:
+    """A generation's call as a TOOL observation claims it: its id, else (a Gemini
+    function_call has none) its place, marked by a NUL no id holds."""
+    own = _id(call.get("id"))
+    return own if own is not None else f"\0{at}[{index}]"
 
 
 def _generation(
@@ -315,11 +291,14 @@ def _generation(
             b.note(f"{source}.output.content", "content part that is not text", parts)
     elif output is not None:
         b.note(f"{source}.output", "generation output that is not a message", output)
+    thoughts = output.get("reasoning") if isinstance(output, dict) else None
+    for thought in thoughts if isinstance(thoughts, list) else []:
+        b.reasoning(thought if isinstance(thought, str) else None, f"{source}.output")
     details = usage_details(item)
     start = b.text(text or None, at, **meta, usage_details=details)
     claimed = set(claims.values())
     for index, call in enumerate(_tool_calls(item)):
-        if _id(call.get("id")) in claimed:
+        if _key(at, index, call) in claimed:
             continue
         function = _function(call)
         where = f"{source}.output.tool_calls[{index}]"
@@ -347,23 +326,27 @@ def _arguments(raw: Any) -> Any:
         return {**({"args": args} if args else {}), **kwargs}
     if isinstance(raw, str) and not raw.lstrip().startswith("{"):
         return {"input": raw}
+    if isinstance(raw, str):
+        return python_arguments(raw) or raw
     return raw
 
 
 def _call(b: TraceBuilder, item: dict[str, Any], at: str, claimed: str | None) -> None:
     kind = item.get("type")
+    named = claimed if claimed and not claimed.startswith("\0") else None
     index = b.call(
-        claimed or opt_str(item, "id", at),
-        opt_str(item, "name", at),
+        named or call_id(item) or opt_str(item, "id", at),
+        tool_name(item),
         _arguments(item.get("input")),
         f"{at}.input",
         kind=str(kind).lower(),
     )
-    failed = item.get("level") == "ERROR"
+    output, said_failed = outcome(item)
+    failed = item.get("level") == "ERROR" or said_failed
     message = first(item, "statusMessage", "status_message")
     error = message if failed and isinstance(message, str) and message else None
     # The observation holds its own outcome (an error without a message: its output).
-    b.settle(index, item.get("output"), error=error, is_error=failed)
+    b.settle(index, output, error=error, is_error=failed)
     b.measure(index, latency_ms=latency(b, item, at))
 
 

@@ -11,6 +11,7 @@ from ...errors import InputError
 from ...io import decode_json
 from ...models.common import is_number
 from ..core.common import TraceBuilder, first, opt_count
+from ..core.totals import RecordedTotals
 from .langfuse_outputs import as_message
 
 
@@ -76,22 +77,44 @@ def usage_details(item: dict[str, Any]) -> dict[str, Any] | None:
     return extra or None
 
 
-def usage(b: TraceBuilder, item: dict[str, Any], at: str, start: int) -> None:
+def _pair(item: dict[str, Any], at: str) -> tuple[int | None, int | None]:
     details = first(item, "usageDetails", "usage_details")
     usage = item.get("usage")
     if isinstance(details, dict) and ("input" in details or "output" in details):
         where = f"{at}.usageDetails"
-        pair = (opt_count(details, "input", where), opt_count(details, "output", where))
-    elif isinstance(usage, dict):
-        pair = (opt_count(usage, "input", f"{at}.usage"), opt_count(usage, "output", f"{at}.usage"))
-    else:
-        pair = (opt_count(item, "promptTokens", at), opt_count(item, "completionTokens", at))
+        return opt_count(details, "input", where), opt_count(details, "output", where)
+    if isinstance(usage, dict):
+        return opt_count(usage, "input", f"{at}.usage"), opt_count(usage, "output", f"{at}.usage")
+    return opt_count(item, "promptTokens", at), opt_count(item, "completionTokens", at)
+
+
+def _cost(item: dict[str, Any]) -> float | None:
     costs = first(item, "costDetails", "cost_details")
     cost = costs.get("total") if isinstance(costs, dict) else None
     if cost is None:
         cost = first(item, "totalCost", "calculatedTotalCost", "total_cost")
     known = isinstance(cost, int | float) and is_number(cost) and cost >= 0
-    b.tokens(start, pair[0], pair[1], at, cost_usd=cost if known else None)
+    return float(cost) if known else None
+
+
+def usage(b: TraceBuilder, item: dict[str, Any], at: str, start: int) -> None:
+    pair = _pair(item, at)
+    b.tokens(start, pair[0], pair[1], at, cost_usd=_cost(item))
+
+
+def recorded_totals(observations: list[tuple[str, dict[str, Any]]]) -> RecordedTotals | None:
+    """The trace's usage and cost as Langfuse totals them: over every observation that
+    records some, a generation wrapping another and an agent's aggregate included."""
+    sums: list[float | None] = [None, None, None]
+    for at, item in observations:
+        pair = _pair(item, at)
+        for n, figure in enumerate((pair[0], pair[1], _cost(item))):
+            if figure is not None:
+                sums[n] = (sums[n] or 0) + figure
+    if sums == [None, None, None]:
+        return None
+    tokens = [int(v) if v is not None else None for v in sums[:2]]
+    return RecordedTotals("observations", tokens[0], tokens[1], sums[2])
 
 
 def latency(b: TraceBuilder, item: dict[str, Any], at: str) -> float | None:
@@ -125,6 +148,8 @@ def decoded(item: dict[str, Any]) -> dict[str, Any]:
             continue
         if isinstance(parsed, dict | list):
             found[key] = parsed
+    if found.get("output") == "None":  # Python's None as text: no output recorded
+        found["output"] = None
     if found.get("output") is not None:
         found["output"] = as_message(found["output"])
     return found
@@ -134,14 +159,6 @@ def is_message(output: Any) -> TypeGuard[dict[str, Any]]:
     """An assistant message: a `content` (or OpenAI `tool_calls`); an object of another shape
     (a provider's whole response) is noted, never read as an empty answer."""
     return isinstance(output, dict) and ("content" in output or "tool_calls" in output)
-
-
-def attribute_call_id(item: dict[str, Any]) -> str | None:
-    """The call id an OpenTelemetry-fed TOOL observation keeps in its attributes."""
-    metadata = item.get("metadata")
-    attributes = metadata.get("attributes") if isinstance(metadata, dict) else None
-    found = attributes.get("gen_ai.tool.call.id") if isinstance(attributes, dict) else None
-    return found if isinstance(found, str) else None
 
 
 def content_text(content: Any) -> str | None:

@@ -15,6 +15,7 @@ from ...io import decode_json
 from ..core.base import Adapter
 from ..core.common import TraceBuilder, opt_count
 from . import _otlp, otlp_proto
+from ._otel_langsmith import is_langsmith, langsmith_span
 from ._otel_legacy import (
     event_attributes,
     legacy_completion,
@@ -28,6 +29,7 @@ NAME = "otel-genai"
 SEMCONV_VERSION = "1.44.0"
 _MODEL_OPS = ("chat", "generate_content", "text_completion", "embeddings")
 _AGENT_OPS = ("invoke_agent", "create_agent")
+_WRAPPER = "model span around the provider's span of the same call (the inner span is read)"
 
 
 def detect(value: Any) -> bool:
@@ -73,6 +75,7 @@ def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
     answered: set[str] = set()
     tool_steps: dict[str, int] = {}  # call id -> step of its execute_tool span
     tree = _otlp.agent_tree(timed, _agent_span)
+    wrappers = _wrappers(timed)
     for at, span, attrs, resource in timed:
         if "service.name" in resource and "service" not in b.metadata:
             b.metadata["service"] = resource["service.name"]
@@ -80,7 +83,11 @@ def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
         own = _otlp.own_id(span)
         b.agent, b.parent_step_id = tree.owner(own, _agent_name(attrs))
         before = len(b.steps)
-        if op == "execute_tool":
+        if is_langsmith(attrs):
+            langsmith_span(b, span, attrs, at)
+        elif op in _MODEL_OPS and own in wrappers:
+            b.skip(at, _WRAPPER)
+        elif op == "execute_tool":
             index = _tool(b, span, attrs, at)
             tool_steps.setdefault(b.steps[index]["step_id"], index)
         elif op in _MODEL_OPS:
@@ -107,6 +114,14 @@ def _trace(key: str, spans: list[_otlp.Located], hint: str) -> dict[str, Any]:
         if isinstance(conversation, str):
             b.metadata.setdefault("conversation_id", conversation)
     return b.build()
+
+
+def _wrappers(timed: list[_otlp.Decoded]) -> set[str | None]:
+    """Model spans that hold another model span: a framework's span of the call whose
+    provider span (with the provider's usage) is inside it (OpenLit's LangChain span)."""
+    models = [(s, a) for _, s, a, _ in timed if _operation(a) in _MODEL_OPS]
+    ids = {_otlp.own_id(s) for s, _ in models} - {None}
+    return {_otlp.parent_id(s) for s, _ in models} & ids
 
 
 def _agent_name(attrs: dict[str, Any]) -> str | None:

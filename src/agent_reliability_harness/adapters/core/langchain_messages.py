@@ -1,12 +1,13 @@
 """Serialised LangChain messages (`dumpd`, `messages_to_dict`, `model_dump` forms) mapped onto
-a TraceBuilder: shared by message lists / LangGraph state (langchain.py) and LangSmith runs
-(langsmith_runs.py)."""
+a TraceBuilder: shared by two families, frameworks (message lists and LangGraph state,
+langchain.py; LangSmith runs, langsmith_runs.py) and tracing (LangSmith's OTel spans, the
+ToolMessages of Langfuse tool spans)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..core.common import TraceBuilder, obj, opt_count, opt_list, opt_obj, opt_str
+from .common import TraceBuilder, obj, opt_count, opt_list, opt_obj, opt_str
 
 # Message classes by the `type` they serialise with (chunks keep their class name).
 _CLASSES = {
