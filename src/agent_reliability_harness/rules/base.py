@@ -236,6 +236,17 @@ def _check_id(rule_id: str, category: Category) -> None:
 _D = TypeVar("_D")
 
 
+def _kind(rule_id: str, declared: Any, compile: Any) -> dict[str, Any]:
+    """What a rule declaration decorates: a RuleState class (with its compile) or a check."""
+    if isinstance(declared, type):
+        if not issubclass(declared, RuleState):
+            raise TypeError(f"rule {rule_id}: a class rule must subclass RuleState")
+        return {"state": declared, "compile": compile}
+    if callable(declared) and compile is None:
+        return {"check": declared}
+    raise TypeError(f"rule {rule_id}: declare a check function or a RuleState class")
+
+
 def rule(
     rule_id: str,
     category: Category,
@@ -265,14 +276,7 @@ def rule(
 
     def register(declared: _D) -> _D:
         _check_id(rule_id, category)  # still free: nothing took it in between
-        if isinstance(declared, type):
-            if not issubclass(declared, RuleState):
-                raise TypeError(f"rule {rule_id}: a class rule must subclass RuleState")
-            kind: dict[str, Any] = {"state": declared, "compile": compile}
-        elif callable(declared) and compile is None:
-            kind = {"check": declared}
-        else:
-            raise TypeError(f"rule {rule_id}: declare a check function or a RuleState class")
+        kind = _kind(rule_id, declared, compile)
         module = _declaring_module(rule_id, declared)
         when = _moment(rule_id, moment, probe, declared)
         built_in = rule_id.startswith(_BUILT_IN)
