@@ -64,6 +64,7 @@ _EAGER = {
     ".core.plugins",
     ".core.read",
     ".core.registry",
+    ".core.table",  # the registry's rows (data)
     ".core.select",
 }
 _PROBE = """
