@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from agent_reliability_harness import api
@@ -28,7 +29,10 @@ from agent_reliability_harness.pipeline import (
 from agent_reliability_harness.pipeline import run as pipeline_run
 from agent_reliability_harness.pipeline.cache_store import open_store
 from agent_reliability_harness.pipeline.coverage import CoverageAccumulator, summarise
+from agent_reliability_harness.pipeline.partial import Tally
 from agent_reliability_harness.pipeline.plan import TraceView
+from agent_reliability_harness.pipeline.tasks import TaskAccumulator
+from agent_reliability_harness.pipeline.tasks import summarise as tasks_summarise
 from agent_reliability_harness.render import file_renderers
 from helpers import SAMPLES, make_trace, report, response, tool_call
 
@@ -214,3 +218,35 @@ def test_a_section_without_summary_runs_without_the_cache(tmp_path: Path) -> Non
     result = pipeline_run(traces, [policy], [], options=options)  # coverage alone: cached
     assert [s.key for s in result.sections] == ["coverage"]
     assert open_store(str(tmp_path / "c")).stats().entries > 0
+
+
+def test_a_task_summary_adds_what_the_report_adds() -> None:
+    """The `tasks` section is fed a cached trace's summary (its report is not decoded):
+    the same section, with task ids, without, passed and failed."""
+    steps = [tool_call("a", "search_kb", {"query": "x"}), tool_call("c", "unlisted", {})]
+    policy = {
+        "allow_unlisted_tools": False,
+        "allowed_tools": {"search_kb": {"optional_arguments": {"query": {}}}},
+    }
+    failing = report([*steps, response("e")], policy)
+    passing = report([steps[0], response("e")], policy)
+    views = []
+    for judged, task in ((failing, "t1"), (passing, "t1"), (failing, None), (passing, "t2")):
+        views.append(TraceView(msgspec.structs.replace(judged, task_id=task), None))
+    assert views[1].report.passed and not views[0].report.passed
+    direct, replayed = TaskAccumulator(), TaskAccumulator()
+    for view in views:
+        direct.add(view)
+        replayed.add_summary(tasks_summarise(view))
+    assert tasks_summarise(views[2]) == b""
+    made, again = direct.finish(), replayed.finish()
+    assert made is not None and made == again
+
+
+def test_a_tally_counts_what_the_report_counts() -> None:
+    steps = [tool_call("a", "search_kb", {"query": "x"}), tool_call("c", "unlisted", {})]
+    judged = report([*steps, response("e")], {"allow_unlisted_tools": False})
+    tally = Tally.of(judged)
+    assert (tally.passed, tally.score) == (judged.passed, judged.score)
+    assert sum(tally.severities.values()) == len(judged.findings) > 0
+    assert list(tally.categories) == list(dict.fromkeys(f.category for f in judged.findings))

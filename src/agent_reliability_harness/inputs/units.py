@@ -187,7 +187,7 @@ def _jsonl_units(
                 if not raw:
                     claims = None
                     yield _too_long(name, number, limit)
-                elif raw.strip():
+                elif not raw.isspace():
                     if claims is not None:
                         if claims(raw):
                             yield SessionFile(name, path, hint)

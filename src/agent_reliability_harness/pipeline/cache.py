@@ -38,8 +38,8 @@ from ..inputs import (
     read_line_range,
 )
 from ..io import Failure
-from ..models.report import InputFailure, TraceReport
 from ..reading import read_local
+from .cache_entry import Entry, decode_entry, encode_entry, moved, new_entry
 from .cache_key import fingerprint, piece_key
 from .cache_store import CacheUnavailable, Store, entry_size, open_store
 from .documents import STREAM_MIN_BYTES
@@ -48,32 +48,9 @@ from .partial import Partial, PartialBuilder
 from .plan import Accumulator, CacheOptions, CacheSpec, SectionSpec, TraceView, WorkPlan
 from .process import UnitProcessor, no_cyclic_gc
 
-__all__ = ["CacheUnavailable", "CachedProcessor", "Entry", "attach", "cacheable", "finish"]
+__all__ = ["CacheUnavailable", "CachedProcessor", "attach", "cacheable", "finish"]
 
 _BLOCK = 1 << 20
-
-
-class Entry(msgspec.Struct, array_like=True, gc=False):
-    """What one unit added to its Partial: its reports, their pieces (`names`: the
-    pieces' keys, cache_key.piece_key), its input failures and, per report, its summary
-    for each section that reads the trace (`sections`: their keys; none: both empty).
-    `alone`: one JSONL line whose result does not depend on the lines next to it."""
-
-    alone: bool
-    reports: list[TraceReport]
-    names: list[str]
-    pieces: list[list[str]]
-    failures: list[InputFailure]
-    sections: list[str] = msgspec.field(default_factory=list)
-    summaries: list[list[bytes]] = msgspec.field(default_factory=list)
-    # The line the unit started at (JSONL; -1 for a file), and whether its result can be
-    # moved to another line: its reports' lines shifted, their pieces made again.
-    line: int = -1
-    movable: bool = False
-
-
-_ENCODER = msgspec.msgpack.Encoder()
-_DECODER = msgspec.msgpack.Decoder(Entry)
 
 
 def cacheable(plan: WorkPlan) -> bool:
@@ -104,7 +81,7 @@ def _recorders(sections: tuple[SectionSpec, ...]) -> tuple[SectionSpec, ...]:
     return tuple(
         SectionSpec(spec.key, functools.partial(_Recorder, spec.summarise))
         for spec in sections
-        if not spec.report_only
+        if spec.summarise is not None
     )
 
 
@@ -152,6 +129,7 @@ class CachedProcessor:
         self.inner = UnitProcessor(self.record)
         self.names = tuple(piece.name for piece in needs.pieces)
         self.keys = tuple(piece_key(piece) for piece in needs.pieces)
+        self.key_list = list(self.keys)
         self.by_key = dict(zip(self.keys, self.names, strict=True))
         # Every piece is made from the report alone: a moved line's can be made again.
         self.movable = all(piece.report_only for piece in needs.pieces)
@@ -255,38 +233,26 @@ class CachedProcessor:
 
     def _get(self, key: bytes) -> Entry | None:
         payload = self.store.get(key.hex())
-        if payload is None:
-            return None
-        try:
-            entry = _DECODER.decode(payload)
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            return None
-        if len(entry.pieces) != len(entry.reports):
-            return None
-        if any(len(texts) != len(entry.names) for texts in entry.pieces):
-            return None
-        if self.sections and (
-            entry.sections != self.sections
-            or len(entry.summaries) != len(entry.reports)
-            or any(len(row) != len(self.sections) for row in entry.summaries)
-        ):
-            return None
-        return entry
+        return None if payload is None else decode_entry(payload, self.sections)
 
     def _replay(self, entry: Entry, cached: bool = True, at: int | None = None) -> None:
         builder = self.builder
         for failure in entry.failures:
             builder.fail(failure)
-        names = [self.by_key.get(name, "") for name in entry.names]
-        keys = entry.sections
         rows = entry.summaries or [[]] * len(entry.reports)
         shift = 0 if at is None or at == entry.line else at - entry.line
-        for report, texts, row in zip(entry.reports, entry.pieces, rows, strict=True):
-            summaries = dict(zip(keys, row, strict=True)) if row else None
-            if shift:  # made at another line: its lines moved, its pieces made again
-                builder.add(_moved(report, shift), None, None, summaries)
-            else:
-                builder.add(report, None, dict(zip(names, texts, strict=True)), summaries)
+        if not shift and entry.names == self.key_list and builder.tallied(entry.sections):
+            for tally, texts, row in zip(entry.tallies, entry.pieces, rows, strict=True):
+                builder.add_tallied(tally, texts, row)
+        else:
+            names = [self.by_key.get(name, "") for name in entry.names]
+            for index, (texts, row) in enumerate(zip(entry.pieces, rows, strict=True)):
+                summaries = dict(zip(entry.sections, row, strict=True)) if row else None
+                report = entry.report(index)
+                if shift:  # made at another line: its lines moved, its pieces made again
+                    builder.add(moved(report, shift), None, None, summaries)
+                else:
+                    builder.add(report, None, dict(zip(names, texts, strict=True)), summaries)
         if cached:
             builder.partial.cached += len(entry.reports)
 
@@ -301,24 +267,53 @@ class CachedProcessor:
         pieces = [made.pieces[name] for name in self.names]
         texts = [list(row) for row in zip(*pieces, strict=True)] if pieces else []
         texts = texts or [[]] * len(made.reports)
-        entry = Entry(alone, made.reports, list(self.keys), texts, made.failures)
-        entry.line = _first_line(units)
-        entry.movable = alone and self.movable and _movable(entry)
-        if entry.movable and content is not None:
-            key = content
-        if self.sections:
-            made_by = [_recorded(made.sections[key]) for key in self.sections]
-            entry.sections = self.sections
-            entry.summaries = [list(row) for row in zip(*made_by, strict=True)]
+        made_by = [_recorded(made.sections[key]) for key in self.sections]
+        summaries = [list(row) for row in zip(*made_by, strict=True)] if made_by else []
         if key is not None and not any(f.message.startswith("cannot read") for f in made.failures):
-            # A full or read-only cache: the run goes on without this entry.
+            entry = self._entry(units, alone, made, texts, summaries)
+            if entry is not None:
+                self._put(content if entry.movable and content is not None else key, entry)
+        builder = self.builder
+        for failure in made.failures:
+            builder.fail(failure)
+        rows = summaries or [[]] * len(made.reports)
+        for report, row_texts, row in zip(made.reports, texts, rows, strict=True):
+            by_key = dict(zip(self.sections, row, strict=True)) if row else None
+            builder.add(report, None, dict(zip(self.names, row_texts, strict=True)), by_key)
+
+    def _entry(
+        self,
+        units: list[Unit],
+        alone: bool,
+        made: Partial,
+        texts: list[list[str]],
+        summaries: list[list[bytes]],
+    ) -> Entry | None:
+        line = _first_line(units)
+        try:
+            entry = new_entry(
+                alone,
+                made.reports,
+                self.key_list,
+                texts,
+                made.failures,
+                line=line,
+                movable=self.movable,
+            )
+        except OverflowError:
             # An integer beyond 64 bits (in a finding, an outcome) has no msgpack form:
             # that unit is judged again next time, never an internal error.
-            with contextlib.suppress(OSError, OverflowError):
-                payload = _ENCODER.encode(entry)
-                self.store.put(key.hex(), payload)
-                self.builder.partial.stored += entry_size(payload)
-        self._replay(entry, cached=False)
+            return None
+        if self.sections:
+            entry.sections, entry.summaries = self.sections, summaries
+        return entry
+
+    def _put(self, key: bytes, entry: Entry) -> None:
+        # A full or read-only cache: the run goes on without this entry.
+        with contextlib.suppress(OSError, OverflowError):
+            payload = encode_entry(entry)
+            self.store.put(key.hex(), payload)
+            self.builder.partial.stored += entry_size(payload)
 
     def _parts(self, units: Iterable[Unit]) -> Iterator[Unit]:
         for unit in units:
@@ -370,23 +365,6 @@ class CachedProcessor:
 def _first_line(units: list[Unit]) -> int:
     line = getattr(units[0], "line", None) if units else None
     return -1 if line is None else int(line)
-
-
-def _movable(entry: Entry) -> bool:
-    """Whether nothing in the entry depends on its line but the reports' positions: no
-    input failure (its message names the line) and no trace named after the line (an
-    adapter names a trace without an id `<file>-<line>`)."""
-    suffix = f"-{entry.line}"
-    return not entry.failures and not any(r.trace_id.endswith(suffix) for r in entry.reports)
-
-
-def _moved(report: TraceReport, shift: int) -> TraceReport:
-    line = report.source_line
-    return msgspec.structs.replace(
-        report,
-        source_line=None if line is None else line + shift,
-        step_lines=tuple(n + shift for n in report.step_lines),
-    )
 
 
 def _recorded(state: Accumulator) -> list[bytes]:

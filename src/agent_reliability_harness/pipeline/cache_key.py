@@ -140,7 +140,7 @@ def fingerprint(plan: WorkPlan) -> bytes:
         "positions": plan.needs.positions,
         "pieces": [_piece_id(spec) for spec in plan.needs.pieces if not spec.report_only],
     }
-    summarised = [[s.key, s.summarise] for s in plan.needs.sections if not s.report_only]
+    summarised = [[s.key, s.summarise] for s in plan.needs.sections if s.summarise is not None]
     if summarised:  # (absent otherwise: the keys of runs without such sections stay)
         parts["sections"] = summarised
     return hashlib.sha256(canonical_json(parts)).digest()

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol, cast
 
+import msgspec
+
 from ..models.report import InputFailure, Section, Summary, SummaryBuilder, TraceReport
 from ..models.trace import Trace
 from .folding import PartialFolder
@@ -37,6 +39,30 @@ class Partial:
         return len(self.scores)
 
 
+class Tally(msgspec.Struct, array_like=True, gc=False):
+    """What a run's summary counts of one trace: kept in a cache entry, so that a hit
+    counts the trace without decoding its report."""
+
+    passed: bool
+    score: float
+    severities: dict[str, int]  # findings by severity, in the order they first occur
+    categories: dict[str, int]  # and by category
+
+    @classmethod
+    def of(cls, report: TraceReport) -> Tally:
+        severities: dict[str, int] = {}
+        categories: dict[str, int] = {}
+        _count(report, severities, categories)
+        return cls(report.passed, report.score, severities, categories)
+
+
+def _count(report: TraceReport, severities: dict[str, int], categories: dict[str, int]) -> None:
+    for finding in report.findings:
+        severity = finding.severity.value
+        severities[severity] = severities.get(severity, 0) + 1
+        categories[finding.category] = categories.get(finding.category, 0) + 1
+
+
 class PartialBuilder:
     """Builds one Partial from reports and failures as they come (in a worker)."""
 
@@ -50,6 +76,7 @@ class PartialBuilder:
             (spec.name, spec.encode, self.partial.pieces[spec.name]) for spec in needs.pieces
         )
         self._states = tuple(self.partial.sections.items())
+        self._keys = tuple(self.partial.sections)
         self._keep = needs.keep_reports
         self._views = bool(self._pieces or self._states)
 
@@ -66,11 +93,7 @@ class PartialBuilder:
         partial = self.partial
         partial.passed += report.passed
         partial.scores.append(report.score)
-        severities, categories = partial.severities, partial.categories
-        for finding in report.findings:
-            severity = finding.severity.value
-            severities[severity] = severities.get(severity, 0) + 1
-            categories[finding.category] = categories.get(finding.category, 0) + 1
+        _count(report, partial.severities, partial.categories)
         if self._keep:
             partial.reports.append(report)
         if self._views:
@@ -84,6 +107,28 @@ class PartialBuilder:
                     state.add(view)
                 else:
                     cast(Summarised, state).add_summary(summary)
+
+    def tallied(self, sections: list[str]) -> bool:
+        """Whether `add_tallied` can take a cached trace whose entry keeps summaries for
+        `sections`: no sink keeps reports, and these are every section, in order."""
+        return not self._keep and len(sections) == len(self._keys) and self._keys == tuple(sections)
+
+    def add_tallied(self, tally: Tally, texts: Sequence[str], summaries: Sequence[bytes]) -> None:
+        """A trace from a cache entry: counted from its tally, with its pieces (one per
+        piece, in the plan's order) and its sections' summaries (`tallied`), its report
+        not decoded."""
+        partial = self.partial
+        partial.passed += tally.passed
+        partial.scores.append(tally.score)
+        severities, categories = partial.severities, partial.categories
+        for key, count in tally.severities.items():
+            severities[key] = severities.get(key, 0) + count
+        for key, count in tally.categories.items():
+            categories[key] = categories.get(key, 0) + count
+        for (_, _, pieces), text in zip(self._pieces, texts, strict=True):
+            pieces.append(text)
+        for (_, state), summary in zip(self._states, summaries, strict=True):
+            cast(Summarised, state).add_summary(summary)
 
     def fail(self, failure: InputFailure) -> None:
         self.partial.failures.append(failure)

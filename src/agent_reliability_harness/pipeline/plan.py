@@ -60,9 +60,10 @@ class SectionSpec:
     # comes from the cache (pipeline/cache.py) can feed it. A run with a section that
     # does not say so, and has no `summarise`, is not cached.
     report_only: bool = False
-    # For an accumulator that reads the trace too (a Summarised one): what one trace adds
-    # to it, as bytes (deterministic: the same trace gives the same bytes). Cache entries
-    # keep it and a hit replays it with `add_summary`. Must be importable.
+    # For a Summarised accumulator (one that reads the trace too, or that a cached trace
+    # should feed without its report being decoded): what one trace adds to it, as bytes
+    # (deterministic: the same trace gives the same bytes). Cache entries keep it and a
+    # hit replays it with `add_summary`. Must be importable.
     summarise: Callable[[TraceView], bytes] | None = None
 
 

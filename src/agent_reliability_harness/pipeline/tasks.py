@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from ..models.report import Section
 from .plan import Accumulator, SectionSpec, TraceView, register_section
 
@@ -42,6 +44,12 @@ class TaskAccumulator:
         fired = [f.rule_id for f in report.findings if f.rule_id]
         self._tally().add(report.task_id, report.passed, fired)
 
+    def add_summary(self, data: bytes) -> None:
+        """A trace as its `summarise` bytes (from a cache entry)."""
+        if data:
+            task_id, passed, fired = _SUMMARY.decode(data)
+            self._tally().add(task_id, passed, fired)
+
     def merge(self, later: Accumulator) -> None:
         assert isinstance(later, TaskAccumulator)
         if later.tally is not None:
@@ -59,8 +67,23 @@ class TaskAccumulator:
         return Section(KEY, [task.to_json() for task in stats], tuple(summary.items()))
 
 
-TASKS = SectionSpec(KEY, TaskAccumulator, report_only=True)
+_SUMMARY = msgspec.msgpack.Decoder(tuple[str, bool, list[str]])
+
+
+def summarise(view: TraceView) -> bytes:
+    """SectionSpec.summarise: what a trace adds to the section (b"" for a trace without a
+    task_id), so that a cached trace is counted without decoding its report."""
+    report = view.report
+    if report.task_id is None:
+        return b""
+    fired = [f.rule_id for f in report.findings if f.rule_id]
+    return msgspec.msgpack.encode((report.task_id, report.passed, fired))
+
+
+TASKS = SectionSpec(KEY, TaskAccumulator, report_only=True, summarise=summarise)
 # `--repeated`: the section even when every task has one run (or there is no task).
-FORCED_TASKS = SectionSpec(KEY, functools.partial(TaskAccumulator, True), report_only=True)
+FORCED_TASKS = SectionSpec(
+    KEY, functools.partial(TaskAccumulator, True), report_only=True, summarise=summarise
+)
 
 register_section(TASKS)

@@ -8,6 +8,13 @@ what only the whole run knows: the rule's index in the catalogue, the logical
 locations' indexes, and the fingerprint when the same (trace id, rule, category, step)
 occurred in an earlier trace. `SarifWriter` fills the holes in input order, applies the
 results cap and lays out the log around them (`sarif.log_of`).
+
+A fragment is three lines' worth: a header (JSON: the trace id and each finding's
+severity rank), the rows (JSON: per finding its key, occurrence, logical locations and
+fingerprint; the logical locations' keys) and the texts, as they are: the texts around
+the holes are joined by PART, results and logical locations by ITEM. JSON text holds no
+control character but whitespace (a string holds its own escaped), so neither occurs
+in a text, and the texts are read back by splitting, not by decoding.
 """
 
 from __future__ import annotations
@@ -38,6 +45,8 @@ _HOLES = (
     f'"{sarif.FINGERPRINT_KEY}": {_DIGEST}',
     f'"primaryLocationLineHash": {_LINE_HASH}',
 )
+
+PART, ITEM = "\x1f", "\x1e"
 
 LogicalKey = tuple[Any, ...]
 
@@ -74,15 +83,14 @@ def _split(text: str) -> list[str]:
 
 
 def trace_fragment(report: TraceReport) -> str:
-    """The trace's results as fragments ("" for a trace without findings): a header line
-    (the trace id and each finding's severity rank, enough to apply the results cap
-    without reading the rest) and the results."""
+    """The trace's results as a fragment ("" for a trace without findings)."""
     if not report.findings:
         return ""
     seen: dict[tuple[str | None, str, str | None], int] = {}
     rows: list[list[Any]] = []
     results: list[dict[str, Any]] = []
-    entries: list[list[Any]] = []
+    entries: list[dict[str, Any]] = []
+    keys: list[list[Any]] = []
     known: set[tuple[Any, ...]] = set()
     for finding in report.findings:
         key = (finding.rule_id, finding.category, finding.step_id)
@@ -100,16 +108,17 @@ def trace_fragment(report: TraceReport) -> str:
         for entry_key, entry in zip(holes._index, holes.entries, strict=True):
             if entry_key not in known:
                 known.add(entry_key)
-                entries.append([list(entry_key), entry])
-        rows.append([*key, occurrence, holes.keys])
-    texts = _items(results)
-    for row, text in zip(rows, texts, strict=True):
-        row.append(_split(text))
-    for pair, text in zip(entries, _items([_parented(e) for _, e in entries]), strict=True):
-        pair[1] = text.split(str(_PARENT))
+                keys.append(list(entry_key))
+                entries.append(_parented(entry))
+        digest = sarif.key_fingerprint(report.trace_id, *key, occurrence)
+        rows.append([*key, occurrence, holes.keys, digest])
+    texts = [PART.join(_split(text)) for text in _items(results)]
+    if entries:  # every result has one at least
+        texts += [PART.join(text.split(str(_PARENT))) for text in _items(entries)]
     ranks = "".join(str(finding.severity.rank) for finding in report.findings)
     head = msgspec.json.encode([report.trace_id, ranks]).decode()
-    return head + "\n" + msgspec.json.encode([rows, entries]).decode()
+    meta = msgspec.json.encode([rows, keys]).decode()
+    return f"{head}\n{meta}\n{ITEM.join(texts)}"
 
 
 def _rule_hole(rule_id: str | None) -> dict[str, int]:
@@ -133,65 +142,101 @@ def _items(values: list[dict[str, Any]]) -> list[str]:
 
 @dataclass
 class SarifWriter:
-    """Fragments in input order -> the SARIF log's text (`pieces`). A fragment is read
-    whole only when one of its results is written (the cap may leave it out) or when
-    its trace id came before (its fingerprints then count the earlier occurrences)."""
+    """Fragments in input order -> the SARIF log's text (`pieces`). A fragment's texts are
+    read only when one of its results is written (the cap may leave it out); its rows
+    also when its trace id came before (its fingerprints then count the earlier
+    occurrences)."""
 
-    fragments: list[str] = field(default_factory=list)
+    metas: list[str] = field(default_factory=list)  # each fragment's rows (JSON)
+    texts: list[str] = field(default_factory=list)  # each fragment's texts
     ids: list[str] = field(default_factory=list)  # each fragment's trace id
     ranks: list[str] = field(default_factory=list)
     traces: dict[str, list[int]] = field(default_factory=dict)  # trace id -> fragments
     # Fragments whose fingerprints were recomputed: position -> their rows.
     fixed: dict[int, list[list[Any]]] = field(default_factory=dict)
+    counts: dict[str, int] = field(default_factory=dict)  # results so far, by rank
+    full: str = "~"  # _may_be_written (above every rank: none is full yet)
 
     def add(self, fragment: str) -> None:
         if not fragment:
             return
-        head, _, body = fragment.partition("\n")
+        head, meta, texts = fragment.split("\n", 2)
         trace_id, ranks = msgspec.json.decode(head)
-        position = len(self.fragments)
-        self.fragments.append(body)
+        position = len(self.metas)
+        self.metas.append(meta)
+        self.texts.append(texts if self._may_be_written(ranks) else "")
         self.ids.append(trace_id)
         self.ranks.append(ranks)
         earlier = self.traces.setdefault(trace_id, [])
         if earlier:
-            self.fixed[position] = self._recounted(trace_id, earlier, body)
+            self.fixed[position] = self._recounted(trace_id, earlier, meta)
         earlier.append(position)
+
+    def _may_be_written(self, ranks: str) -> bool:
+        """Whether a result of the next fragment may be written: once MAX_RESULTS results
+        as severe or more came before one, the cap leaves it out (its texts are then not
+        kept). `full`: the most severe rank with that many results so far, or above."""
+        may = min(ranks) < self.full
+        if self.full != "0":
+            counts = self.counts
+            for rank in ranks:
+                counts[rank] = counts.get(rank, 0) + 1
+            total = 0
+            for rank in sorted(counts):
+                total += counts[rank]
+                if total >= sarif.MAX_RESULTS:
+                    self.full = rank
+                    break
+        return may
 
     def _rows(self, position: int) -> list[list[Any]]:
         fixed = self.fixed.get(position)
         if fixed is not None:
             return fixed
-        rows: list[list[Any]] = msgspec.json.decode(self.fragments[position])[0]
+        rows: list[list[Any]] = msgspec.json.decode(self.metas[position])[0]
         return rows
 
-    def _recounted(self, trace_id: str, earlier: list[int], body: str) -> list[list[Any]]:
+    def _recounted(self, trace_id: str, earlier: list[int], meta: str) -> list[list[Any]]:
         """The rows of a trace whose id came before, their occurrences counted on."""
         counts: dict[tuple[Any, ...], int] = {}
         for position in earlier:
             for row in self._rows(position):
                 key = (row[0], row[1], row[2])
                 counts[key] = counts.get(key, 0) + 1
-        rows: list[list[Any]] = msgspec.json.decode(body)[0]
+        rows: list[list[Any]] = msgspec.json.decode(meta)[0]
         for row in rows:
-            row[3] += counts.get((row[0], row[1], row[2]), 0)
+            more = counts.get((row[0], row[1], row[2]), 0)
+            if more:
+                row[3] += more
+                row[5] = sarif.key_fingerprint(trace_id, row[0], row[1], row[2], row[3])
         return rows
 
     def _selected(self) -> tuple[list[tuple[int, int]], int]:
-        """(fragment, result) of each result written, in order, and how many were cut."""
-        every = [(f, n) for f, ranks in enumerate(self.ranks) for n in range(len(ranks))]
-        if len(every) <= sarif.MAX_RESULTS:
-            return every, 0
-        rank = [int(r) for ranks in self.ranks for r in ranks]
-        order = sorted(range(len(every)), key=lambda i: (rank[i], i))
-        keep = sorted(order[: sarif.MAX_RESULTS])
-        return [every[i] for i in keep], len(every) - sarif.MAX_RESULTS
+        """(fragment, result) of each result written, in order, and how many were cut:
+        the MAX_RESULTS most severe, the earlier first among equals (as sarif.render_run
+        sorts them), found rank by rank."""
+        total = sum(len(ranks) for ranks in self.ranks)
+        if total <= sarif.MAX_RESULTS:
+            return [(f, n) for f, ranks in enumerate(self.ranks) for n in range(len(ranks))], 0
+        flat = "".join(self.ranks)
+        room, cutoff = sarif.MAX_RESULTS, "0"
+        for cutoff in sorted(set(flat)):  # the least severe rank written (some of it)
+            if flat.count(cutoff) >= room:
+                break
+            room -= flat.count(cutoff)
+        chosen: list[tuple[int, int]] = []
+        for f, ranks in enumerate(self.ranks):
+            for n, rank in enumerate(ranks):
+                if rank < cutoff or (rank == cutoff and room > 0):
+                    chosen.append((f, n))
+                    room -= rank == cutoff
+        return chosen, total - sarif.MAX_RESULTS
 
     def pieces(self, run: RunReport, options: RenderOptions) -> Iterator[str]:
         """The log's text: `run` gives everything but the results (it holds none)."""
         chosen, omitted = self._selected()
         rows: list[list[Any]] = []
-        entries: dict[LogicalKey, list[str]] = {}
+        entries: dict[LogicalKey, str] = {}
         current, loaded = -1, None
         for fragment, n in chosen:
             if fragment != current:
@@ -223,12 +268,15 @@ class SarifWriter:
         yield from _array("results", results)
         yield text
 
-    def _loaded(self, position: int, entries: dict[LogicalKey, list[str]]) -> list[list[Any]]:
-        rows, pairs = msgspec.json.decode(self.fragments[position])
-        for key, parts in pairs:
-            entries.setdefault(tuple(key), parts)
-        fixed = self.fixed.get(position)
-        return rows if fixed is None else fixed
+    def _loaded(self, position: int, entries: dict[LogicalKey, str]) -> list[list[Any]]:
+        """The fragment's rows, each with its text; its logical locations' texts put in
+        `entries` (the first text of each key)."""
+        rows, keys = msgspec.json.decode(self.metas[position])
+        rows = self.fixed.get(position, rows)
+        items = self.texts[position].split(ITEM)
+        for key, text in zip(keys, items[len(rows) :], strict=True):
+            entries.setdefault(tuple(key), text)
+        return [[*row, text] for row, text in zip(rows, items, strict=False)]
 
     def _index(self, key: LogicalKey, logical: dict[LogicalKey, int], order: list[Any]) -> int:
         found = logical.get(key)
@@ -246,8 +294,8 @@ class SarifWriter:
         logical: dict[LogicalKey, int],
         order: list[Any],
     ) -> str:
-        trace_id, rule_id, category, step_id, occurrence, keys, parts = row
-        digest = sarif.key_fingerprint(trace_id, rule_id, category, step_id, occurrence)
+        _, rule_id, _, _, occurrence, keys, digest, text = row
+        parts = text.split(PART)
         position = None if rule_id is None else rule_index.get(rule_id)
         if position is None:  # no rule of the catalogue: no ruleIndex (as sarif._result)
             out = [parts[0].rsplit(",\n", 1)[0], parts[1]]
@@ -259,7 +307,8 @@ class SarifWriter:
             out += [value, part]
         return _ITEM + "".join(out)
 
-    def _entry(self, parts: list[str], key: LogicalKey, logical: dict[LogicalKey, int]) -> str:
+    def _entry(self, text: str, key: LogicalKey, logical: dict[LogicalKey, int]) -> str:
+        parts = text.split(PART)
         if len(parts) == 1:
             return _ITEM + parts[0]
         return _ITEM + str(logical[("trace", key[1])]).join(parts)
@@ -271,7 +320,9 @@ def _array(name: str, items: list[str]) -> Iterator[str]:
         yield f'"{name}": []'
         return
     yield f'"{name}": [\n'
-    yield ",\n".join(items)
+    yield items[0]
+    for item in items[1:]:  # a piece each: the log is never one string
+        yield ",\n" + item
     yield "\n" + "  " * (_DEPTH - 1) + "]"
 
 
