@@ -5,14 +5,15 @@ cached trace costs a read, not a render).
 A trace's fragment (`trace_fragment`) holds, per finding, its result already laid out as
 JSON (as `sarif._result` makes it, indented as an element of `results`) with holes for
 what only the whole run knows: the rule's index in the catalogue, the logical
-locations' indexes, and the fingerprint when the same (trace id, rule, category, step)
-occurred in an earlier trace. `SarifWriter` fills the holes in input order, applies the
+locations' indexes, and the fingerprints (made for the results written; they count
+the occurrences of the same (trace id, rule, category, step) in earlier traces too).
+`SarifWriter` fills the holes in input order, applies the
 results cap and lays out the log around them (`sarif.log_of`).
 
 A fragment is three lines' worth: a header (JSON: the trace id and each finding's
-severity rank), the rows (JSON: per finding its key, occurrence, logical locations and
-fingerprint; the logical locations' keys) and the texts, as they are: the texts around
-the holes are joined by PART, results and logical locations by ITEM. JSON text holds no
+severity rank), the rows (JSON: per finding its key, occurrence and logical locations;
+the logical locations' keys) and the texts, as they are: the texts around the holes
+are joined by PART, results and logical locations by ITEM. JSON text holds no
 control character but whitespace (a string holds its own escaped), so neither occurs
 in a text, and the texts are read back by splitting, not by decoding.
 """
@@ -110,8 +111,7 @@ def trace_fragment(report: TraceReport) -> str:
                 known.add(entry_key)
                 keys.append(list(entry_key))
                 entries.append(_parented(entry))
-        digest = sarif.key_fingerprint(report.trace_id, *key, occurrence)
-        rows.append([*key, occurrence, holes.keys, digest])
+        rows.append([*key, occurrence, holes.keys])
     texts = [PART.join(_split(text)) for text in _items(results)]
     if entries:  # every result has one at least
         texts += [PART.join(text.split(str(_PARENT))) for text in _items(entries)]
@@ -169,7 +169,7 @@ class SarifWriter:
         self.ranks.append(ranks)
         earlier = self.traces.setdefault(trace_id, [])
         if earlier:
-            self.fixed[position] = self._recounted(trace_id, earlier, meta)
+            self.fixed[position] = self._recounted(earlier, meta)
         earlier.append(position)
 
     def _may_be_written(self, ranks: str) -> bool:
@@ -196,7 +196,7 @@ class SarifWriter:
         rows: list[list[Any]] = msgspec.json.decode(self.metas[position])[0]
         return rows
 
-    def _recounted(self, trace_id: str, earlier: list[int], meta: str) -> list[list[Any]]:
+    def _recounted(self, earlier: list[int], meta: str) -> list[list[Any]]:
         """The rows of a trace whose id came before, their occurrences counted on."""
         counts: dict[tuple[Any, ...], int] = {}
         for position in earlier:
@@ -205,10 +205,7 @@ class SarifWriter:
                 counts[key] = counts.get(key, 0) + 1
         rows: list[list[Any]] = msgspec.json.decode(meta)[0]
         for row in rows:
-            more = counts.get((row[0], row[1], row[2]), 0)
-            if more:
-                row[3] += more
-                row[5] = sarif.key_fingerprint(trace_id, row[0], row[1], row[2], row[3])
+            row[3] += counts.get((row[0], row[1], row[2]), 0)
         return rows
 
     def _selected(self) -> tuple[list[tuple[int, int]], int]:
@@ -294,7 +291,8 @@ class SarifWriter:
         logical: dict[LogicalKey, int],
         order: list[Any],
     ) -> str:
-        _, rule_id, _, _, occurrence, keys, digest, text = row
+        trace_id, rule_id, category, step_id, occurrence, keys, text = row
+        digest = sarif.key_fingerprint(trace_id, rule_id, category, step_id, occurrence)
         parts = text.split(PART)
         position = None if rule_id is None else rule_index.get(rule_id)
         if position is None:  # no rule of the catalogue: no ruleIndex (as sarif._result)
