@@ -5,6 +5,9 @@ cap cutting at any severity."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,7 +26,7 @@ SEVERITIES = tuple(Severity)
 def findings(draw: st.DrawFn) -> Finding:
     step = draw(st.sampled_from([None, "s1", "s2"]))
     return Finding(
-        draw(st.sampled_from(RULES)),  # type: ignore[arg-type]
+        draw(st.sampled_from(RULES)),
         draw(st.sampled_from(SEVERITIES)),
         draw(st.sampled_from(["schema", "budget"])),
         draw(st.text(max_size=12)),  # control characters and quotes included
@@ -69,3 +72,21 @@ def _same_log(traces: list[TraceReport]) -> None:
     empty = RunReport("p", (), run.input_errors, run.summary, run.sections, run.plugins)
     streamed = "".join(writer.pieces(empty, RenderOptions()))
     assert streamed == sarif.render_run(run, RenderOptions())
+
+
+@given(
+    st.text(),
+    st.none() | st.text(),
+    st.text(),
+    st.none() | st.text(),
+    st.integers(0, 10**6),
+)
+def test_fingerprints_hash_the_json_of_their_key(
+    trace_id: str, rule_id: str | None, category: str, step_id: str | None, occurrence: int
+) -> None:
+    key: list[object] = [trace_id, rule_id, category, step_id]
+    if occurrence:
+        key.append(occurrence)
+    text = json.dumps(key, separators=(",", ":"))  # lone surrogates too
+    expected = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    assert sarif.key_fingerprint(trace_id, rule_id, category, step_id, occurrence) == expected

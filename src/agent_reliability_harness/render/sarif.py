@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 import re
 from collections import Counter
+from json.encoder import encode_basestring_ascii
 from typing import Any
 from urllib.parse import quote
 
@@ -78,18 +78,20 @@ def fingerprint(trace_id: str, finding: Finding, occurrence: int = 0) -> str:
     return key_fingerprint(trace_id, finding.rule_id, finding.category, finding.step_id, occurrence)
 
 
-# ASCII (json.dumps' default): any str hashes, even a lone surrogate.
-_KEY_ENCODER = json.JSONEncoder(separators=(",", ":"))
-
-
 def key_fingerprint(
     trace_id: str, rule_id: str | None, category: str, step_id: str | None, occurrence: int = 0
 ) -> str:
-    """`fingerprint` from the fields it reads."""
-    key: list[Any] = [trace_id, rule_id, category, step_id]
+    """`fingerprint` from the fields it reads: the SHA-256 of the JSON array of them
+    (json.dumps with separators (",", ":"), ASCII: any str hashes, even a lone
+    surrogate), written out here as json writes it, as this runs once per result."""
+    key = f"[{_json(trace_id)},{_json(rule_id)},{_json(category)},{_json(step_id)}"
     if occurrence:
-        key.append(occurrence)
-    return hashlib.sha256(_KEY_ENCODER.encode(key).encode("utf-8")).hexdigest()
+        key += f",{int(occurrence)}"
+    return hashlib.sha256(f"{key}]".encode()).hexdigest()
+
+
+def _json(text: str | None) -> str:
+    return "null" if text is None else encode_basestring_ascii(text)
 
 
 # Characters a URI keeps as they are (RFC 3986 reserved and unreserved, and `%`: a URL
