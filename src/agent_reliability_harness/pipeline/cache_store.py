@@ -40,6 +40,7 @@ _READ = 1 << 16
 # Non-blocking: a FIFO (or any special file) put in the cache must not hang a reader;
 # what is not a regular file is a miss.
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+_WRITE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
 
 
 class CacheUnavailable(ArhError):
@@ -158,14 +159,19 @@ class LocalStore:
         path = self._path(key)
         folder = os.path.dirname(path)
         temp = os.path.join(folder, f"{_TMP}{os.getpid()}-{secrets.token_hex(6)}")
+        # File descriptors, not file objects: three system calls fewer an entry.
         try:
-            handle = open(temp, "wb")  # noqa: SIM115 - closed below
+            fd = os.open(temp, _WRITE_FLAGS, 0o666)
         except FileNotFoundError:
             os.makedirs(folder, exist_ok=True)
-            handle = open(temp, "wb")  # noqa: SIM115
+            fd = os.open(temp, _WRITE_FLAGS, 0o666)
         try:
-            with handle:
-                handle.write(seal(payload))
+            try:
+                data = memoryview(seal(payload))
+                while data:
+                    data = data[os.write(fd, data) :]
+            finally:
+                os.close(fd)
             os.replace(temp, path)
         except BaseException:
             with contextlib.suppress(OSError):

@@ -1,5 +1,6 @@
 """What Claude Code's stream (Agent SDK / `--output-format stream-json`) adds to a session:
-the run totals its `result` line records, and lines of kinds another tool writes.
+the run totals its `result` line records, and lines of kinds another tool writes; and
+the kinds of lines that are a session's bookkeeping.
 
 Claude Code 1.0.x writes one line per content block and repeats on each the usage
 snapshot taken when the message started, so the messages' output tokens fall short; the
@@ -17,6 +18,29 @@ from ..core.common import add_counts, opt_amount, opt_count
 from ..core.totals import RecordedTotals
 from .cursor_agent import cursor_line
 
+# Lines that record the session's bookkeeping, not its run: titles, file snapshots, the
+# input queue, hook/shell/sub-agent progress (sub-agent turns have their own file),
+# system notices, modes. The Agent SDK's `system` lines (init) are bookkeeping too.
+BOOKKEEPING = frozenset(
+    {
+        "summary",
+        "file-history-snapshot",
+        "queue-operation",
+        "progress",
+        "system",
+        "permission-mode",
+        "last-prompt",
+        "custom-title",
+        "ai-title",
+        "agent-name",
+        "mode",
+        "tag",
+        "pr-link",
+        "worktree-state",
+        "attribution-snapshot",
+        "bridge-session",
+    }
+)
 _RUN_COSTS = ("total_cost_usd", "cost_usd", "total_cost")
 # Keys by which a line of a kind Claude Code does not write carries a tool call or result.
 _CALL_KEYS = ("tool_call", "tool_calls", "call_id", "tool_use", "tool_result")

@@ -13,34 +13,11 @@ from ..core.base import Adapter
 from ..core.common import TraceBuilder, add_counts, opt_amount, opt_count, opt_str
 from ..core.sessions import session_adapter
 from ..core.totals import RecordedTotals
-from ._claude_stream import foreign_line, result_totals, run_totals
+from ._claude_stream import BOOKKEEPING, foreign_line, result_totals, run_totals
 from .cursor_agent import cursor_line
 
 NAME = "claude-code"
 _CONTENT = ("user", "assistant")
-# Lines that record the session's bookkeeping, not its run: titles, file snapshots, the
-# input queue, hook/shell/sub-agent progress (sub-agent turns have their own file),
-# system notices, modes. The Agent SDK's `system` lines (init) are bookkeeping too.
-BOOKKEEPING = frozenset(
-    {
-        "summary",
-        "file-history-snapshot",
-        "queue-operation",
-        "progress",
-        "system",
-        "permission-mode",
-        "last-prompt",
-        "custom-title",
-        "ai-title",
-        "agent-name",
-        "mode",
-        "tag",
-        "pr-link",
-        "worktree-state",
-        "attribution-snapshot",
-        "bridge-session",
-    }
-)
 # Attachment lines (`{"type": "attachment", "attachment": {"type": <subtype>, ...}}`) hold
 # context Claude Code adds to the model's input (hook output, tool, skill and agent listings,
 # memory files, reminders, modes): bookkeeping, by subtype. Two subtypes are not: a prompt
