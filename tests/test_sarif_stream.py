@@ -29,7 +29,8 @@ def findings(draw: st.DrawFn) -> Finding:
         draw(st.sampled_from(RULES)),
         draw(st.sampled_from(SEVERITIES)),
         draw(st.sampled_from(["schema", "budget"])),
-        draw(st.text(max_size=12)),  # control characters and quotes included
+        # Control characters, quotes and %-format specifiers included.
+        draw(st.text(max_size=12) | st.sampled_from(["%s", "%%s", "100%", "%(x)d"])),
         step_id=step,
         step_index=None if step is None else int(step[1]),
     )
@@ -39,7 +40,7 @@ def findings(draw: st.DrawFn) -> Finding:
 def reports(draw: st.DrawFn) -> TraceReport:
     found = draw(st.lists(findings(), max_size=5))
     return TraceReport(
-        draw(st.sampled_from(["t1", "t2", "t\x1f3"])),
+        draw(st.sampled_from(["t1", "t2", "t\x1f3", "t%s"])),
         "agent",
         "flow",
         "p",

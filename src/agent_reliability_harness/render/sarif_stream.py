@@ -12,10 +12,10 @@ results cap and lays out the log around them (`sarif.log_of`).
 
 A fragment is three lines' worth: a header (JSON: the trace id and each finding's
 severity rank), the rows (JSON: per finding its key, occurrence and logical locations;
-the logical locations' keys) and the texts, as they are: the texts around the holes
-are joined by PART, results and logical locations by ITEM. JSON text holds no
-control character but whitespace (a string holds its own escaped), so neither occurs
-in a text, and the texts are read back by splitting, not by decoding.
+the logical locations' keys) and the texts of the results and logical locations, as
+%-format templates (`%` doubled, a hole is `%s`: filled by one `%`), joined by ITEM.
+JSON text holds no control character but whitespace (a string holds its own escaped),
+so ITEM occurs in no text, and the texts are read back by splitting, not by decoding.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ _HOLES = (
     f'"primaryLocationLineHash": {_LINE_HASH}',
 )
 
-PART, ITEM = "\x1f", "\x1e"
+ITEM = "\x1e"
+_RULE_HOLE = '"ruleIndex": %s'
 
 LogicalKey = tuple[Any, ...]
 
@@ -112,13 +113,18 @@ def trace_fragment(report: TraceReport) -> str:
                 keys.append(list(entry_key))
                 entries.append(_parented(entry))
         rows.append([*key, occurrence, holes.keys])
-    texts = [PART.join(_split(text)) for text in _items(results)]
+    texts = [_template(_split(text)) for text in _items(results)]
     if entries:  # every result has one at least
-        texts += [PART.join(text.split(str(_PARENT))) for text in _items(entries)]
+        texts += [_template(text.split(str(_PARENT))) for text in _items(entries)]
     ranks = "".join(str(finding.severity.rank) for finding in report.findings)
     head = msgspec.json.encode([report.trace_id, ranks]).decode()
     meta = msgspec.json.encode([rows, keys]).decode()
     return f"{head}\n{meta}\n{ITEM.join(texts)}"
+
+
+def _template(parts: list[str]) -> str:
+    """The text around holes as a %-format template."""
+    return "%s".join(part.replace("%", "%%") for part in parts)
 
 
 def _rule_hole(rule_id: str | None) -> dict[str, int]:
@@ -291,25 +297,20 @@ class SarifWriter:
         logical: dict[LogicalKey, int],
         order: list[Any],
     ) -> str:
-        trace_id, rule_id, category, step_id, occurrence, keys, text = row
+        trace_id, rule_id, category, step_id, occurrence, keys, _ = row
+        text: str = row[6]
         digest = sarif.key_fingerprint(trace_id, rule_id, category, step_id, occurrence)
-        parts = text.split(PART)
+        values: list[Any] = [self._index(tuple(key), logical, order) for key in keys]
+        values += [f'"{digest}"', f'"{digest[:16]}:{occurrence + 1}"']
         position = None if rule_id is None else rule_index.get(rule_id)
         if position is None:  # no rule of the catalogue: no ruleIndex (as sarif._result)
-            out = [parts[0].rsplit(",\n", 1)[0], parts[1]]
-        else:
-            out = [parts[0], str(position), parts[1]]
-        values = [str(self._index(tuple(key), logical, order)) for key in keys]
-        values += [f'"{digest}"', f'"{digest[:16]}:{occurrence + 1}"']
-        for value, part in zip(values, parts[2:], strict=True):
-            out += [value, part]
-        return _ITEM + "".join(out)
+            head, _, tail = text.partition(_RULE_HOLE)
+            return _ITEM + (head.rsplit(",\n", 1)[0] + tail) % tuple(values)
+        return _ITEM + text % (position, *values)
 
     def _entry(self, text: str, key: LogicalKey, logical: dict[LogicalKey, int]) -> str:
-        parts = text.split(PART)
-        if len(parts) == 1:
-            return _ITEM + parts[0]
-        return _ITEM + str(logical[("trace", key[1])]).join(parts)
+        holes = text.replace("%%", "").count("%s")  # the parent's index, or none
+        return _ITEM + text % ((logical[("trace", key[1])],) if holes else ())
 
 
 def _array(name: str, items: list[str]) -> Iterator[str]:
