@@ -229,7 +229,7 @@ class CachedProcessor:
             self._base = base = ((source, hint), start)
         key = base[1].copy()
         key.update(data)
-        return bytes(key.digest())
+        return key.digest()
 
     def _get(self, key: bytes) -> Entry | None:
         payload = self.store.get(key.hex())

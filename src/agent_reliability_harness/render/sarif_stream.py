@@ -20,7 +20,7 @@ so ITEM occurs in no text, and the texts are read back by splitting, not by deco
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -251,7 +251,10 @@ class SarifWriter:
         rule_index = {rule.rule_id: position for position, rule in enumerate(rules)}
         logical: dict[LogicalKey, int] = {}
         order: list[LogicalKey] = []
-        results = [self._result(row, rule_index, logical, order) for row in rows]
+        for row in rows:  # logical locations are numbered as the results refer to them
+            for key in row[5]:
+                self._index(tuple(key), logical, order)
+        results = (self._result(row, rule_index, logical, order) for row in rows)
         texts = [self._entry(entries[key], key, logical) for key in order]
         log = sarif.log_of(
             run,
@@ -313,16 +316,14 @@ class SarifWriter:
         return _ITEM + text % ((logical[("trace", key[1])],) if holes else ())
 
 
-def _array(name: str, items: list[str]) -> Iterator[str]:
-    """`"name": [...]` laid out as json.dumps(indent=2) does, one level above the items."""
-    if not items:
-        yield f'"{name}": []'
-        return
-    yield f'"{name}": [\n'
-    yield items[0]
-    for item in items[1:]:  # a piece each: the log is never one string
-        yield ",\n" + item
-    yield "\n" + "  " * (_DEPTH - 1) + "]"
+def _array(name: str, items: Iterable[str]) -> Iterator[str]:
+    """`"name": [...]` laid out as json.dumps(indent=2) does, one level above the items
+    (a piece each: the log is never one string, nor are its results held as a list)."""
+    start = f'"{name}": [\n'
+    for item in items:
+        yield start + item
+        start = ",\n"
+    yield f'"{name}": []' if start != ",\n" else "\n" + "  " * (_DEPTH - 1) + "]"
 
 
 __all__ = ["SarifWriter", "trace_fragment"]
