@@ -58,12 +58,16 @@ def test_integers_beyond_64_bits_are_judged_with_the_cache(tmp_path: Path) -> No
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
-def test_a_fifo_in_the_cache_is_a_miss_not_a_hang(tmp_path: Path) -> None:
+@pytest.mark.parametrize("as_url", [False, True], ids=["path", "file-url"])
+def test_a_fifo_in_the_cache_is_a_miss_not_a_hang(tmp_path: Path, as_url: bool) -> None:
+    """A FIFO in place of an entry: on a local path, and behind a `file://` URL (which
+    is read as the local path it names, not through fsspec)."""
     traces = tmp_path / "t.jsonl"
     lines = [json.dumps(make_trace(response(f"r{n}"), trace_id=f"t{n}")) for n in range(3)]
     traces.write_text("\n".join(lines) + "\n")
-    cache = tmp_path / "cache"
-    args = ["validate", "--policy", str(_policy(tmp_path)), str(traces), "--cache", str(cache)]
+    cache = tmp_path / "my cache"
+    where = cache.as_uri() if as_url else str(cache)
+    args = ["validate", "--policy", str(_policy(tmp_path)), str(traces), "--cache", where]
     args += ["--show", "summary"]
     first = _cli(args)
     entries = [p for p in (cache / "v1").glob("*/*") if p.is_file()]

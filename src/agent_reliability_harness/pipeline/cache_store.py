@@ -22,6 +22,7 @@ import secrets
 import stat
 import struct
 import time
+import urllib.parse
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -339,5 +340,12 @@ def _mtime(info: dict[str, Any]) -> float:
 
 
 def open_store(location: str) -> Store:
-    """The store at a local path or an fsspec URL (nothing is created yet)."""
-    return FsspecStore(location) if is_url(location) else LocalStore(location)
+    """The store at a local path or an fsspec URL (nothing is created yet). A `file://`
+    URL of this machine is its local path: read as one (a FIFO in it is a miss, not a
+    hang; entries are renamed into place)."""
+    if not is_url(location):
+        return LocalStore(location)
+    parsed = urllib.parse.urlsplit(location)
+    if parsed.scheme.lower() == "file" and parsed.netloc in ("", "localhost"):
+        return LocalStore(urllib.parse.unquote(parsed.path) or "/")
+    return FsspecStore(location)
