@@ -54,7 +54,9 @@ def _event(builder: TraceBuilder, event: dict[str, Any], at: str) -> None:
     elif kind == "tool_result":
         failed = event.get("ok") is False
         error = _text(event.get("error")) if failed else None
-        builder.result(_text(event.get("id")), event.get("output"), at, error=error, is_error=failed)
+        builder.result(
+            _text(event.get("id")), event.get("output"), at, error=error, is_error=failed
+        )
     elif kind == "usage":
         start = max(len(builder.steps) - 1, 0)
         builder.tokens(start, event.get("input_tokens"), event.get("output_tokens"), at)
