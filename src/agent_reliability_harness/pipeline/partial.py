@@ -111,7 +111,7 @@ class PartialBuilder:
     def tallied(self, sections: list[str]) -> bool:
         """Whether `add_tallied` can take a cached trace whose entry keeps summaries for
         `sections`: no sink keeps reports, and these are every section, in order."""
-        return not self._keep and len(sections) == len(self._keys) and self._keys == tuple(sections)
+        return not self._keep and self._keys == tuple(sections)
 
     def add_tallied(self, tally: Tally, texts: Sequence[str], summaries: Sequence[bytes]) -> None:
         """A trace from a cache entry: counted from its tally, with its pieces (one per
